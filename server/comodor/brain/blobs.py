@@ -1,0 +1,91 @@
+"""Content-addressed blobs: the text of files before and after each agent write.
+
+Checkpoints must outlive editor buffers and process restarts, yet the brain
+database should stay small and fast. So texts live as files named by their
+SHA-256 under the brain's folder; the database only holds hashes. Identical
+texts are stored once. Pruning removes blobs no checkpoint refers to, and old
+ones beyond a size budget, without ever removing a blob a live checkpoint needs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import time
+from pathlib import Path
+
+from comodor.brain.redact import redact
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+class BlobStore:
+    """Write-once text blobs in ``<root>/<aa>/<hash>``."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def _path(self, digest: str) -> Path:
+        return self.root / digest[:2] / digest
+
+    def put(self, text: str) -> str:
+        """Store ``text`` and return its key: the hash of the text as written.
+
+        The *content* is redacted before it reaches the disk. Undo detection only
+        compares hashes, and correction analysis diffs two redacted texts, so
+        neither needs the secret itself.
+        """
+        digest = text_hash(text)
+        target = self._path(digest)
+        if target.exists():
+            return digest
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temporary = target.with_name(f".{digest}.{os.getpid()}.tmp")
+        temporary.write_text(redact(text), encoding="utf-8", errors="surrogatepass")
+        os.replace(temporary, target)
+        return digest
+
+    def get(self, digest: str) -> str | None:
+        if not digest:
+            return None
+        try:
+            return self._path(digest).read_text(encoding="utf-8", errors="surrogatepass")
+        except OSError:
+            return None
+
+    def prune(
+        self, keep: set[str], *, max_age_s: float = 30 * 86_400.0, max_bytes: int = 200_000_000
+    ) -> int:
+        """Remove unreferenced blobs, and referenced ones only beyond age *and* size budgets."""
+        if not self.root.exists():
+            return 0
+        entries: list[tuple[float, int, Path]] = []
+        removed = 0
+        now = time.time()
+        for path in self.root.glob("*/*"):
+            if path.name.startswith("."):
+                continue
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            if path.name not in keep:
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                    removed += 1
+                continue
+            entries.append((stat.st_mtime, stat.st_size, path))
+        total = sum(size for _, size, _ in entries)
+        for mtime, size, path in sorted(entries):
+            if total <= max_bytes:
+                break
+            if now - mtime < max_age_s:
+                break
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed += 1
+                total -= size
+        return removed

@@ -1,0 +1,172 @@
+"""The brain's records: lessons, house rules, skills, episodes and messages.
+
+Plain attrs classes with no storage or protocol code. The store maps them to
+SQLite rows; the language server maps them to the protocol's camelCase objects.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import attrs
+
+LESSON_KINDS = ("preference", "fact", "heuristic", "pitfall", "env")
+RULE_CATEGORIES = ("style", "workflow", "preference", "avoid")
+RULE_SOURCES = ("user", "correction", "evidence", "observation")
+MESSAGE_ROLES = ("user", "assistant", "tool")
+
+PRIOR_WEIGHT = 2.0
+"""How many outcomes the initial confidence is worth.
+
+Trust is a smoothed success rate: ``(confidence * PRIOR_WEIGHT + wins) /
+(PRIOR_WEIGHT + wins + losses)``. With a small prior weight, a run of losses
+drives trust towards zero quickly (50 losses: 0.03), which the original engine
+could not do.
+"""
+
+SECONDS_PER_DAY = 86_400.0
+
+
+@attrs.define
+class Lesson:
+    """Something learned that may help a future task, recalled by relevance and trust."""
+
+    kind: str
+    scope: str
+    trigger: str
+    """When it applies, e.g. "running the tests"."""
+    guidance: str
+    """What to do, one or two imperative sentences."""
+    confidence: float = 0.6
+    """The prior, before any outcome was observed (0..1)."""
+    pinned: bool = False
+    source: str = "user"
+    id: int = 0
+    uses: int = 0
+    wins: int = 0
+    losses: int = 0
+    created_at: float = attrs.field(factory=time.time)
+    updated_at: float = attrs.field(factory=time.time)
+    last_used: float = 0.0
+    last_success: float = 0.0
+    """When it last shared a win; decay runs from here, not from the last use."""
+
+    @property
+    def text(self) -> str:
+        return f"{self.trigger}: {self.guidance}"
+
+    def trust(self) -> float:
+        """Smoothed success rate; see :data:`PRIOR_WEIGHT`."""
+        return (self.confidence * PRIOR_WEIGHT + self.wins) / (
+            PRIOR_WEIGHT + self.wins + self.losses
+        )
+
+    def decay_anchor(self) -> float:
+        return max(self.last_success, self.created_at)
+
+    def effective_confidence(self, half_life_days: float, now: float | None = None) -> float:
+        """Trust discounted by time since the last success; pinned lessons are always 1.0."""
+        if self.pinned:
+            return 1.0
+        now = time.time() if now is None else now
+        age_days = max(0.0, now - self.decay_anchor()) / SECONDS_PER_DAY
+        return self.trust() * math.pow(0.5, age_days / half_life_days)
+
+
+@attrs.define
+class Rule:
+    """A house rule: one dimension (``key``) whose winning ``value`` the votes decide."""
+
+    key: str
+    scope: str
+    value: str
+    category: str
+    statement: str
+    language: str | None = None
+    detail: str = ""
+    source: str = "observation"
+    support: float = 0.0
+    """Weighted votes for the winning value."""
+    against: float = 0.0
+    """Weighted votes for every other value of the same key."""
+    corrections: int = 0
+    """How many distinct corrections (saves) voted for the winning value."""
+    confident: bool = False
+    pinned: bool = False
+    active: bool = True
+    id: int = 0
+    created_at: float = attrs.field(factory=time.time)
+    updated_at: float = attrs.field(factory=time.time)
+
+    evidence: str = ""
+    """The evidence in the few words hover and exports show: ``3 corrections · 100% agree``."""
+
+    @property
+    def strength(self) -> float:
+        """Agreement: the share of the votes that went to the winning value."""
+        total = self.support + self.against
+        return self.support / total if total > 0 else 0.0
+
+
+@attrs.define
+class Skill:
+    """A reusable procedure learned from a successful task, recalled and credited like a lesson."""
+
+    name: str
+    description: str
+    steps: list[str]
+    scope: str
+    source: str = ""
+    id: int = 0
+    uses: int = 0
+    wins: int = 0
+    losses: int = 0
+    created_at: float = attrs.field(factory=time.time)
+
+    @property
+    def success_rate(self) -> float:
+        """Smoothed so a new skill starts at 0.5 rather than at 0 or 1."""
+        return (self.wins + 1.0) / (self.wins + self.losses + 2.0)
+
+
+@attrs.frozen
+class Message:
+    """One message of a finished task's transcript."""
+
+    role: str
+    name: str | None = None
+    content: str | None = None
+    is_error: bool = False
+
+
+@attrs.define
+class Episode:
+    """One task from ``beginTask`` to ``endTask``: what was recalled and how it went."""
+
+    goal: str
+    scope: str
+    session_id: str = ""
+    id: int = 0
+    success: bool = False
+    stopped: str = ""
+    """``done``, ``cancelled``, ``error``…; empty while the task is still open."""
+    steps: int = 0
+    elapsed: float = 0.0
+    approvals: int = 0
+    tokens: int = 0
+    corrections: int = 0
+    undos: int = 0
+    retries: int = 0
+    tools_used: list[str] = attrs.field(factory=list)
+    error_kind: str = ""
+    rules_active: int = 0
+    recalled: list[int] = attrs.field(factory=list)
+    """Lesson ids recalled into this task; they share its outcome."""
+    skills: list[int] = attrs.field(factory=list)
+    started_at: float = attrs.field(factory=time.time)
+    ended_at: float = 0.0
+
+    @property
+    def open(self) -> bool:
+        return self.ended_at == 0.0

@@ -1,0 +1,210 @@
+"""House rules: deciding a dimension's winning value, and writing rules down.
+
+A rule is a *dimension* (``quotes.style``) with competing *values* (``single``,
+``double``). Every piece of evidence is a vote for one value: a correction, a
+fact from a config file, a count from the project's code, a denial, or the user
+saying so. The winner is the value with the most weight; votes for any other
+value count ``against`` it, so a user who changes their mind sees the rule turn
+rather than two contradictory rules side by side.
+
+Confidence is earned, not assumed: a rule learned from corrections needs two
+agreeing corrections from two different saves and at least 70% agreement. One
+correction might be a whim; two in different files is a habit.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from comodor.brain.models import Rule
+from comodor.brain.store import RuleRow, VoteRow
+from comodor.brain.text import estimate_tokens
+
+CONFIDENT_STRENGTH = 0.7
+"""Minimum agreement for a rule to shape the assistant's behaviour."""
+CONFIDENT_REPEATS = 2
+"""Corrections (or denials) from distinct saves needed before a learned rule is confident."""
+
+_CORRECTIVE = ("correction", "denial")
+
+
+def summarize(row: RuleRow) -> Rule:
+    """Fold a dimension's votes into the rule a user sees."""
+    weights: dict[str, float] = {}
+    latest: dict[str, VoteRow] = {}
+    for vote in row.votes:
+        weights[vote.value] = weights.get(vote.value, 0.0) + vote.weight
+        previous = latest.get(vote.value)
+        if previous is None or vote.created_at >= previous.created_at:
+            latest[vote.value] = vote
+    if not weights:
+        return Rule(
+            key=row.key,
+            scope=row.scope,
+            value="",
+            category=row.category,
+            statement="",
+            language=row.language,
+            id=row.id,
+            pinned=row.pinned,
+            active=row.active,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+        )
+    value = max(weights, key=lambda candidate: (weights[candidate], latest[candidate].created_at))
+    support = weights[value]
+    against = sum(weights.values()) - support
+    winning = [vote for vote in row.votes if vote.value == value]
+    kinds = {vote.kind for vote in winning}
+    corrections = len({vote.origin for vote in winning if vote.kind == "correction"})
+    denials = len({vote.origin for vote in winning if vote.kind == "denial"})
+    total = support + against
+    strength = support / total if total else 0.0
+
+    if "user" in kinds:
+        source = "user"
+    elif corrections or denials:
+        source = "correction"
+    elif "evidence" in kinds:
+        source = "evidence"
+    else:
+        source = "observation"
+
+    repeats = corrections + denials
+    confident = (
+        row.pinned
+        or source == "user"
+        or (
+            strength >= CONFIDENT_STRENGTH and (repeats >= CONFIDENT_REPEATS or "evidence" in kinds)
+        )
+    )
+    agree = f"{round(strength * 100)}% agree"
+    if source == "user":
+        evidence = "taught by you"
+    elif corrections:
+        evidence = f"{corrections} correction{'s' if corrections != 1 else ''} · {agree}"
+    elif denials:
+        evidence = f"{denials} denial{'s' if denials != 1 else ''} · {agree}"
+    elif "evidence" in kinds:
+        sources = sorted(
+            {vote.detail.split(":", 1)[0] for vote in winning if vote.kind == "evidence"}
+        )
+        evidence = f"{', '.join(sources)[:60] or 'project config'} · {agree}"
+    else:
+        count = sum(1 for vote in winning if vote.kind == "observation")
+        evidence = f"{count} observation{'s' if count != 1 else ''} of the code · {agree}"
+
+    details = [vote.detail for vote in sorted(winning, key=lambda v: v.created_at) if vote.detail]
+    detail = "; ".join(dict.fromkeys(details[-3:]))
+    return Rule(
+        key=row.key,
+        scope=row.scope,
+        value=value,
+        category=row.category,
+        statement=latest[value].statement,
+        language=row.language,
+        detail=detail[:500],
+        source=source,
+        support=support,
+        against=against,
+        corrections=corrections + denials,
+        confident=confident,
+        pinned=row.pinned,
+        active=row.active,
+        id=row.id,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+        evidence=evidence,
+    )
+
+
+def applies_to(rule: Rule, language: str | None) -> bool:
+    """A rule with no language applies everywhere; otherwise only to its language."""
+    return rule.language is None or language is None or rule.language == language
+
+
+def rule_line(rule: Rule) -> str:
+    where = f"{rule.language}; " if rule.language else ""
+    return f"- {rule.statement} ({where}{rule.evidence})"
+
+
+RULES_HEADER = "House rules (counted from this user's own corrections and settings; follow them):"
+
+
+def render_rules(rules: Sequence[Rule], max_tokens: int) -> str:
+    """The rules block of a playbook, whole entries only, within its own budget."""
+    if not rules or max_tokens <= 0:
+        return ""
+    ordered = sorted(rules, key=lambda rule: (not rule.pinned, -rule.support, rule.id))
+    lines = [RULES_HEADER]
+    used = estimate_tokens(RULES_HEADER)
+    for rule in ordered:
+        line = rule_line(rule)
+        cost = estimate_tokens(line)
+        if used + cost > max_tokens:
+            continue  # a shorter rule further down may still fit
+        lines.append(line)
+        used += cost
+    return "\n".join(lines) if len(lines) > 1 else ""
+
+
+_CATEGORY_TITLES = {
+    "style": "Style",
+    "workflow": "Workflow",
+    "preference": "Preferences",
+    "avoid": "Avoid",
+}
+_MARKER = re.compile(
+    r"<!--\s*comodor:\s*(?P<key>[^=\s]+)=(?P<value>\S*)(?:\s+lang=(?P<lang>\S+))?\s*-->"
+)
+
+
+def export_markdown(rules: Sequence[Rule], project: str = "") -> str:
+    """House rules as Markdown, grouped by category, each with its evidence.
+
+    The format is meant to be committed: a reviewer can judge each rule by its
+    evidence, and :func:`parse_markdown` reads it back as a teammate's rules.
+    """
+    lines = ["# House rules", ""]
+    if project:
+        lines += [f"Learned by Comodor for {project}.", ""]
+    lines += [
+        "Each rule shows the evidence behind it and how much of that evidence agrees.",
+        "",
+    ]
+    for category, title in _CATEGORY_TITLES.items():
+        chosen = [rule for rule in rules if rule.category == category]
+        if not chosen:
+            continue
+        lines += [f"## {title}", ""]
+        for rule in sorted(chosen, key=lambda r: (r.language or "", r.key)):
+            where = f"{rule.language} · " if rule.language else ""
+            marker = f"<!-- comodor: {rule.key}={rule.value}"
+            marker += f" lang={rule.language} -->" if rule.language else " -->"
+            lines.append(f"- {rule.statement} — *{where}{rule.evidence}* {marker}")
+        lines.append("")
+    if len(lines) <= 5:
+        lines += ["No confident house rules yet.", ""]
+    return "\n".join(lines)
+
+
+def parse_markdown(text: str) -> list[tuple[str, str, str | None, str, str]]:
+    """Read an exported rules file back: ``(key, value, language, category, statement)``."""
+    category = "preference"
+    titles = {title.lower(): name for name, title in _CATEGORY_TITLES.items()}
+    found: list[tuple[str, str, str | None, str, str]] = []
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("## "):
+            category = titles.get(stripped[3:].strip().lower(), "preference")
+            continue
+        if not stripped.startswith("- "):
+            continue
+        marker = _MARKER.search(stripped)
+        if marker is None:
+            continue
+        statement = stripped[2:].split(" — ", 1)[0].strip()
+        if statement:
+            found.append((marker["key"], marker["value"], marker["lang"], category, statement))
+    return found

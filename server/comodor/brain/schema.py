@@ -1,0 +1,180 @@
+"""The brain's SQLite schema and its forward migrations.
+
+``PRAGMA user_version`` records how far a file has been migrated. Migrations
+only ever move forward, each in its own transaction; a file written by a newer
+Comodor (a version we do not know) is refused rather than guessed at, so an
+old release can never damage a newer brain.
+
+The FTS5 index over lessons is an external-content table kept in sync by
+triggers. The update trigger fires only when a text column changes: credit
+updates (``wins = wins + 1``) happen on every task and must not rewrite the
+full-text index each time.
+
+``lesson_log`` records which lessons changed, so every process holding an
+in-memory recall index (language server, MCP server) can catch up with writes
+made by the others.
+"""
+
+from __future__ import annotations
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: the first schema.
+    """
+    CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+
+    CREATE TABLE lessons (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        trigger TEXT NOT NULL,
+        guidance TEXT NOT NULL,
+        terms TEXT NOT NULL DEFAULT '',
+        confidence REAL NOT NULL,
+        pinned INTEGER NOT NULL DEFAULT 0,
+        source TEXT NOT NULL DEFAULT '',
+        uses INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        last_used REAL NOT NULL DEFAULT 0,
+        last_success REAL NOT NULL DEFAULT 0
+    );
+    CREATE INDEX lessons_by_scope ON lessons(scope);
+
+    CREATE VIRTUAL TABLE lessons_fts USING fts5(
+        trigger, guidance, content='lessons', content_rowid='id',
+        tokenize='porter unicode61'
+    );
+    CREATE TRIGGER lessons_fts_insert AFTER INSERT ON lessons BEGIN
+        INSERT INTO lessons_fts(rowid, trigger, guidance)
+        VALUES (new.id, new.trigger, new.guidance);
+    END;
+    CREATE TRIGGER lessons_fts_delete AFTER DELETE ON lessons BEGIN
+        INSERT INTO lessons_fts(lessons_fts, rowid, trigger, guidance)
+        VALUES ('delete', old.id, old.trigger, old.guidance);
+    END;
+    CREATE TRIGGER lessons_fts_update AFTER UPDATE OF trigger, guidance ON lessons BEGIN
+        INSERT INTO lessons_fts(lessons_fts, rowid, trigger, guidance)
+        VALUES ('delete', old.id, old.trigger, old.guidance);
+        INSERT INTO lessons_fts(rowid, trigger, guidance)
+        VALUES (new.id, new.trigger, new.guidance);
+    END;
+
+    CREATE TABLE lesson_log (
+        rev INTEGER PRIMARY KEY AUTOINCREMENT,
+        lesson_id INTEGER NOT NULL
+    );
+    CREATE TRIGGER lesson_log_insert AFTER INSERT ON lessons BEGIN
+        INSERT INTO lesson_log(lesson_id) VALUES (new.id);
+    END;
+    CREATE TRIGGER lesson_log_delete AFTER DELETE ON lessons BEGIN
+        INSERT INTO lesson_log(lesson_id) VALUES (old.id);
+    END;
+    CREATE TRIGGER lesson_log_update AFTER UPDATE OF
+        kind, scope, trigger, guidance, confidence, pinned, wins, losses, last_success
+        ON lessons BEGIN
+        INSERT INTO lesson_log(lesson_id) VALUES (new.id);
+    END;
+
+    CREATE TABLE rules (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        language TEXT NOT NULL DEFAULT '',
+        category TEXT NOT NULL,
+        pinned INTEGER NOT NULL DEFAULT 0,
+        active INTEGER NOT NULL DEFAULT 1,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        UNIQUE (key, scope, language)
+    );
+    CREATE TABLE rule_votes (
+        id INTEGER PRIMARY KEY,
+        rule_id INTEGER NOT NULL REFERENCES rules(id) ON DELETE CASCADE,
+        value TEXT NOT NULL,
+        statement TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        weight REAL NOT NULL,
+        origin TEXT NOT NULL,
+        detail TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL,
+        UNIQUE (rule_id, origin, value)
+    );
+    CREATE INDEX rule_votes_by_rule ON rule_votes(rule_id);
+    CREATE INDEX rule_votes_by_origin ON rule_votes(origin);
+
+    CREATE TABLE skills (
+        id INTEGER PRIMARY KEY,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL,
+        steps TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        source TEXT NOT NULL DEFAULT '',
+        uses INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL
+    );
+
+    CREATE TABLE episodes (
+        id INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL DEFAULT '',
+        scope TEXT NOT NULL,
+        goal TEXT NOT NULL,
+        success INTEGER NOT NULL DEFAULT 0,
+        stopped TEXT NOT NULL DEFAULT '',
+        steps INTEGER NOT NULL DEFAULT 0,
+        elapsed REAL NOT NULL DEFAULT 0,
+        approvals INTEGER NOT NULL DEFAULT 0,
+        tokens INTEGER NOT NULL DEFAULT 0,
+        corrections INTEGER NOT NULL DEFAULT 0,
+        undos INTEGER NOT NULL DEFAULT 0,
+        retries INTEGER NOT NULL DEFAULT 0,
+        tools_used TEXT NOT NULL DEFAULT '[]',
+        error_kind TEXT NOT NULL DEFAULT '',
+        rules_active INTEGER NOT NULL DEFAULT 0,
+        recalled TEXT NOT NULL DEFAULT '[]',
+        skills TEXT NOT NULL DEFAULT '[]',
+        started_at REAL NOT NULL,
+        ended_at REAL NOT NULL DEFAULT 0
+    );
+    CREATE INDEX episodes_by_scope ON episodes(scope, ended_at);
+
+    CREATE TABLE signals (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        episode_id INTEGER,
+        path TEXT NOT NULL DEFAULT '',
+        detail TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX signals_by_scope ON signals(scope, kind);
+
+    CREATE TABLE feedback (
+        id INTEGER PRIMARY KEY,
+        target TEXT NOT NULL,
+        target_id INTEGER NOT NULL,
+        value REAL NOT NULL,
+        note TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL
+    );
+
+    CREATE TABLE agent_writes (
+        id INTEGER PRIMARY KEY,
+        scope TEXT NOT NULL,
+        path TEXT NOT NULL,
+        before_hash TEXT NOT NULL DEFAULT '',
+        after_hash TEXT NOT NULL,
+        created INTEGER NOT NULL DEFAULT 0,
+        episode_id INTEGER,
+        status TEXT NOT NULL DEFAULT 'open',
+        last_hash TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX agent_writes_by_path ON agent_writes(scope, path, id);
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)

@@ -1,0 +1,286 @@
+"""Words: tokenising for recall, and telling a restatement from a contradiction.
+
+Recall and near-duplicate detection both work on *terms*: lower-cased words with
+common suffixes stripped ("running tests" and "run the test" share ``run`` and
+``test``), stop words removed, identifiers split (``cacheProvider`` and
+``cache_provider`` both yield ``cache`` and ``provider``).
+
+Similarity respects meaning where bag-of-words would not: "Do not use unittest"
+and "Use unittest" share every content word, yet merging them would turn a
+prohibition into its opposite. :func:`same_meaning` therefore also compares
+polarity (negation) and, for "prefer X over Y" statements, which side each
+word is on.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][a-z]+)?")
+_CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+STOP_WORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "being",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "for",
+        "from",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "him",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "me",
+        "my",
+        "of",
+        "on",
+        "once",
+        "or",
+        "our",
+        "ours",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "also",
+        "any",
+        "each",
+        "few",
+        "more",
+        "most",
+        "other",
+        "only",
+        "both",
+        "again",
+        "further",
+        "about",
+        "against",
+        "between",
+        "during",
+        "before",
+        "after",
+        "above",
+        "below",
+        "off",
+        "all",
+        "s",
+        "t",
+    ]
+)
+"""Words that carry no topic. Negations are *not* here: they matter for meaning."""
+
+NEGATIONS = frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "don't",
+        "dont",
+        "doesn't",
+        "doesnt",
+        "isn't",
+        "isnt",
+        "shouldn't",
+        "shouldnt",
+        "mustn't",
+        "mustnt",
+        "can't",
+        "cant",
+        "cannot",
+        "won't",
+        "wont",
+        "avoid",
+        "without",
+        "stop",
+        "nor",
+        "neither",
+        "forbid",
+        "forbidden",
+        "prohibit",
+        "disallow",
+    ]
+)
+_PIVOTS = frozenset({"over", "instead", "rather", "than"})
+
+MAX_TERMS = 64
+"""A lesson contributes at most this many distinct terms to the index."""
+
+
+def stem(word: str) -> str:
+    """Strip the commonest English suffixes; crude on purpose, cheap and predictable."""
+    if len(word) <= 3 or word.isdigit():
+        return word
+    for suffix, replacement in (
+        ("ies", "y"),
+        ("ing", ""),
+        ("ed", ""),
+        ("es", ""),
+        ("s", ""),
+    ):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            base = word[: len(word) - len(suffix)] + replacement
+            if suffix in ("ing", "ed") and len(base) >= 4 and base[-1] == base[-2]:
+                base = base[:-1]  # running -> run, stopped -> stop
+            if suffix == "s" and word.endswith("ss"):
+                return word  # class, pass
+            return base
+    return word
+
+
+def words(text: str) -> list[str]:
+    """Lower-cased raw words in order, identifiers split into their parts."""
+    out: list[str] = []
+    for match in _WORD.finditer(text):
+        token = match.group(0).replace("’", "'")
+        parts = _CAMEL.findall(token) if any(c.isupper() for c in token[1:]) else [token]
+        for part in parts:
+            out.append(part.lower())
+        if len(parts) > 1:
+            out.append(token.lower())
+    return out
+
+
+def terms(text: str) -> list[str]:
+    """Distinct index terms of ``text``, in first-seen order, at most :data:`MAX_TERMS`."""
+    seen: dict[str, None] = {}
+    for word in words(text):
+        if word in STOP_WORDS or word in NEGATIONS or len(word) < 2:
+            continue
+        seen.setdefault(stem(word), None)
+        if len(seen) >= MAX_TERMS:
+            break
+    return list(seen)
+
+
+_FLAG_NEGATION = re.compile(r"(?i)(?:--?no-|\bno:)")
+
+
+def negations(text: str) -> int:
+    """How many negating words the statement has ("do not…", "never…", "avoid…").
+
+    Flags such as ``--no-cache`` or ``-p no:cacheprovider`` are names, not negations.
+    """
+    return sum(1 for word in words(_FLAG_NEGATION.sub(" ", text)) if word in NEGATIONS)
+
+
+def is_negated(text: str) -> bool:
+    """Whether the statement is a prohibition (an odd number of negations)."""
+    return negations(text) % 2 == 1
+
+
+def _sides(text: str) -> tuple[set[str], set[str]] | None:
+    """For "prefer X over Y" statements, the terms before and after the pivot word."""
+    raw = words(text)
+    for index, word in enumerate(raw):
+        if word in _PIVOTS and 0 < index < len(raw) - 1:
+            left = set(terms(" ".join(raw[:index])))
+            right = set(terms(" ".join(raw[index + 1 :])))
+            if left and right:
+                return left, right
+    return None
+
+
+def overlap(first: Iterable[str], second: Iterable[str]) -> float:
+    """Dice coefficient of two term sets (0..1)."""
+    a, b = set(first), set(second)
+    if not a or not b:
+        return 0.0
+    return 2.0 * len(a & b) / (len(a) + len(b))
+
+
+def same_meaning(first: str, second: str, threshold: float = 0.55) -> bool:
+    """True when ``second`` restates ``first`` closely enough to merge into it.
+
+    Word overlap alone is not enough: opposite polarity, or the same words on
+    opposite sides of "over"/"instead of", means the statements disagree.
+    """
+    if overlap(terms(first), terms(second)) < threshold:
+        return False
+    if negations(first) != negations(second):
+        return False
+    sides_a, sides_b = _sides(first), _sides(second)
+    if sides_a and sides_b:
+        left_a, right_a = sides_a
+        left_b, right_b = sides_b
+        crossed = len(left_a & right_b) + len(right_a & left_b)
+        straight = len(left_a & left_b) + len(right_a & right_b)
+        if crossed > straight:
+            return False
+    return True
+
+
+def estimate_tokens(text: str) -> int:
+    """A model-agnostic token estimate (about four characters a token)."""
+    return len(text) // 4 + 1

@@ -1,0 +1,56 @@
+"""Where the brain lives and how a project is identified.
+
+The project key must survive moving or re-cloning the folder, otherwise a user
+who renames a directory loses everything learned about that project. For a git
+repository the root commit is such an identity; otherwise the resolved path is
+the best we have.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from pathlib import Path
+
+import platformdirs
+
+BRAIN_FILE = "brain.db"
+
+
+def default_brain_path(override: str = "") -> Path:
+    """The brain file: ``override``, else ``$COMODOR_HOME/brain.db``, else the user data dir."""
+    if override:
+        return Path(override).expanduser()
+    home = os.environ.get("COMODOR_HOME")
+    if home:
+        return Path(home).expanduser() / BRAIN_FILE
+    return Path(platformdirs.user_data_dir("comodor", appauthor=False)) / BRAIN_FILE
+
+
+def _git_root_commit(folder: Path) -> str | None:
+    try:
+        completed = subprocess.run(
+            ["git", "rev-list", "--max-parents=0", "HEAD"],
+            cwd=folder,
+            capture_output=True,
+            text=True,
+            timeout=5,
+            check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if completed.returncode != 0:
+        return None
+    roots = sorted(completed.stdout.split())
+    return roots[0] if roots else None
+
+
+def project_key(folder: Path | str) -> str:
+    """A short, stable key for a project folder (git root commit, else path hash)."""
+    path = Path(folder).expanduser().resolve()
+    root = _git_root_commit(path) if path.is_dir() else None
+    if root:
+        return "git-" + root[:16]
+    digest = hashlib.sha256(str(path).encode("utf-8")).hexdigest()
+    return "path-" + digest[:16]

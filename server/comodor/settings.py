@@ -1,0 +1,178 @@
+"""Typed settings, merged from ``initializationOptions`` and workspace configuration.
+
+The protocol fixes the shape (``learning``, ``reflect``, ``watch``, ``sync`` and
+``brainPath``, camelCase on the wire). Everything downstream reads these attrs
+classes, never raw dictionaries, so a typo in a key is a type error here rather
+than a silently ignored option somewhere deep in the engine.
+
+Merging is field by field: a pulled workspace value overrides the
+``initializationOptions`` value for that field only. A value of the wrong type is
+reported and ignored (the previous value stays), because a bad setting in a
+user's ``settings.json`` must never take the server down.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+
+@attrs.frozen
+class LearningSettings:
+    """How the brain learns and recalls."""
+
+    enabled: bool = True
+    top_k: int = attrs.field(default=6, validator=attrs.validators.in_(range(1, 51)))
+    """How many lessons recall returns at most (pinned ones included)."""
+    max_playbook_tokens: int = attrs.field(
+        default=800, validator=attrs.validators.in_(range(50, 20_001))
+    )
+    rules_tokens: int = attrs.field(default=300, validator=attrs.validators.in_(range(0, 10_001)))
+    """The house-rules block has its own budget, so lessons can never crowd rules out."""
+    half_life_days: float = attrs.field(default=45.0, validator=attrs.validators.gt(0))
+    min_confidence: float = attrs.field(
+        default=0.15,
+        validator=attrs.validators.and_(attrs.validators.ge(0), attrs.validators.le(1)),
+    )
+    share_scope: str = attrs.field(
+        default="project", validator=attrs.validators.in_(("project", "global"))
+    )
+    corrections: bool = True
+    rules: bool = True
+    announce: bool = True
+    prefetch: bool = True
+    prefetch_delay_ms: int = attrs.field(
+        default=150, validator=attrs.validators.in_(range(0, 60_001))
+    )
+    correction_window_minutes: float = attrs.field(default=120.0, validator=attrs.validators.gt(0))
+
+
+@attrs.frozen
+class ReflectSettings:
+    """The optional model endpoint used to reflect on finished tasks. Off by default."""
+
+    enabled: bool = False
+    endpoint: str = ""
+    model: str = ""
+    api_key_env: str = ""
+    """The *name* of the environment variable holding the key; the key itself is never stored."""
+    timeout_s: float = attrs.field(default=60.0, validator=attrs.validators.gt(0))
+
+
+@attrs.frozen
+class WatchSettings:
+    """The workspace watcher that notices agent writes, corrections and undos."""
+
+    enabled: bool = True
+    exclude: tuple[str, ...] = ()
+    max_file_bytes: int = attrs.field(default=2_000_000, validator=attrs.validators.gt(0))
+
+
+@attrs.frozen
+class SyncSettings:
+    """Instruction files (``AGENTS.md``…) that carry a managed block of house rules."""
+
+    targets: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Settings:
+    """Everything configurable, with the protocol's defaults."""
+
+    brain_path: str = ""
+    learning: LearningSettings = LearningSettings()
+    reflect: ReflectSettings = ReflectSettings()
+    watch: WatchSettings = WatchSettings()
+    sync: SyncSettings = SyncSettings()
+
+
+def _snake(name: str) -> str:
+    out = []
+    for char in name:
+        if char.isupper():
+            out.append("_")
+            out.append(char.lower())
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+_SECTIONS: dict[str, type[Any]] = {
+    "learning": LearningSettings,
+    "reflect": ReflectSettings,
+    "watch": WatchSettings,
+    "sync": SyncSettings,
+}
+
+
+def _coerce(value: Any, default: Any) -> Any:
+    """Return ``value`` converted to the type of ``default``, or raise ``TypeError``."""
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if isinstance(default, bool) and isinstance(value, bool):
+        return value
+    if isinstance(default, int) and not isinstance(default, bool) and is_number:
+        if isinstance(value, int):
+            return value
+    elif isinstance(default, float) and is_number:
+        return float(value)
+    elif isinstance(default, str) and isinstance(value, str):
+        return value
+    elif (
+        isinstance(default, tuple)
+        and isinstance(value, (list, tuple))
+        and all(isinstance(item, str) for item in value)
+    ):
+        return tuple(value)
+    raise TypeError(f"expected {type(default).__name__}, got {type(value).__name__}")
+
+
+def merge(base: Settings, raw: Any, problems: list[str] | None = None) -> Settings:
+    """Overlay a camelCase settings object (as sent by a client) on ``base``.
+
+    Unknown keys are ignored (clients may send more than we know). A value of the
+    wrong type, or out of range, is skipped and described in ``problems``.
+    """
+    problems = problems if problems is not None else []
+    if raw is None:
+        return base
+    if not isinstance(raw, dict):
+        problems.append(f"settings must be an object, got {type(raw).__name__}")
+        return base
+    result = base
+    brain_path = raw.get("brainPath")
+    if brain_path is not None:
+        if isinstance(brain_path, str):
+            result = attrs.evolve(result, brain_path=brain_path)
+        else:
+            problems.append("brainPath: expected str")
+    for section_name, section_type in _SECTIONS.items():
+        section_raw = raw.get(section_name)
+        if section_raw is None:
+            continue
+        if not isinstance(section_raw, dict):
+            problems.append(f"{section_name}: expected an object")
+            continue
+        section = getattr(result, section_name)
+        names = {field.name for field in attrs.fields(section_type)}
+        for key, value in section_raw.items():
+            name = _snake(key)
+            if name not in names or value is None:
+                continue
+            try:
+                coerced = _coerce(value, getattr(section, name))
+                section = attrs.evolve(section, **{name: coerced})
+            except (TypeError, ValueError) as error:
+                problems.append(f"{section_name}.{key}: {error}")
+        result = attrs.evolve(result, **{section_name: section})
+    return result
+
+
+def restrict_to_user_level(workspace: Settings, trusted: Settings) -> Settings:
+    """Keep settings that move the brain or reach the network at their trusted values.
+
+    A repository's ``.vscode/settings.json`` is written by whoever wrote the
+    repository. It must not be able to point the brain somewhere else or turn on
+    a network endpoint that would receive the user's code.
+    """
+    return attrs.evolve(workspace, brain_path=trusted.brain_path, reflect=trusted.reflect)

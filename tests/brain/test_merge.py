@@ -1,0 +1,73 @@
+"""Near-duplicates merge; contradictions never do."""
+
+from __future__ import annotations
+
+import pytest
+
+from comodor.brain.engine import LearningEngine, ProposedLesson
+from comodor.brain.text import same_meaning
+
+
+def test_a_restatement_merges_and_raises_confidence(engine: LearningEngine) -> None:
+    stored, merged = engine.absorb(
+        [ProposedLesson("heuristic", "running the tests", "use pytest with -x", 0.6)], "episode:1"
+    )
+    assert len(stored) == 1 and merged == 0
+    stored_again, merged_again = engine.absorb(
+        [ProposedLesson("heuristic", "running tests", "use pytest with -x", 0.6)], "episode:2"
+    )
+    assert stored_again == [] and merged_again == 1
+    lesson = engine.store.get_lesson(stored[0].id)
+    assert lesson is not None and lesson.confidence == pytest.approx(0.68)
+    assert engine.store.count_lessons(engine.scopes) == 1
+
+
+def test_a_merge_that_says_more_refines_the_wording(engine: LearningEngine) -> None:
+    stored, _ = engine.absorb(
+        [ProposedLesson("heuristic", "running the tests", "use pytest -x")], "episode:1"
+    )
+    engine.absorb(
+        [ProposedLesson("heuristic", "running the tests", "use pytest -x and the sqlite fixture")],
+        "episode:2",
+    )
+    lesson = engine.store.get_lesson(stored[0].id)
+    assert lesson is not None and lesson.guidance == "use pytest -x and the sqlite fixture"
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        pytest.param("Use unittest for new tests", "Do not use unittest for new tests", id="not"),
+        pytest.param("Use unittest for new tests", "Never use unittest for new tests", id="never"),
+        pytest.param("Prefer pytest over unittest", "Prefer unittest over pytest", id="over"),
+        pytest.param(
+            "Run with -p no:cacheprovider",
+            "Don't run with -p no:cacheprovider",
+            id="flag-is-not-a-negation",
+        ),
+    ],
+)
+def test_a_statement_and_its_opposite_never_merge(first: str, second: str) -> None:
+    assert not same_meaning(first, second)
+    assert not same_meaning(second, first)
+
+
+def test_opposite_lessons_are_both_kept(engine: LearningEngine) -> None:
+    engine.absorb([ProposedLesson("preference", "writing tests", "use unittest")], "episode:1")
+    stored, merged = engine.absorb(
+        [ProposedLesson("preference", "writing tests", "do not use unittest")], "episode:2"
+    )
+    assert len(stored) == 1 and merged == 0
+    assert engine.store.count_lessons(engine.scopes) == 2
+
+
+def test_proposals_are_validated_and_clamped(engine: LearningEngine) -> None:
+    stored, _ = engine.absorb(
+        [
+            ProposedLesson("nonsense", "x", "y"),
+            ProposedLesson("fact", "", "the API lives in src/api", 5.0),
+            ProposedLesson("fact", "empty", "   "),
+        ],
+        "episode:1",
+    )
+    assert [(lesson.trigger, lesson.confidence) for lesson in stored] == [("generally", 0.95)]

@@ -1,0 +1,174 @@
+"""House rules: counted evidence, competing values, confidence that is earned."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from comodor.brain import rules as rules_module
+from comodor.brain.engine import LearningEngine, Vote
+from comodor.brain.models import Message
+
+
+def quotes(value: str, kind: str = "correction", weight: float = 1.0) -> Vote:
+    return Vote(
+        key="quotes.style",
+        value=value,
+        statement=f"Use {value} quotes for strings.",
+        category="style",
+        language="python",
+        kind=kind,
+        weight=weight,
+        detail=f"changed strings to {value} quotes",
+    )
+
+
+def rule(engine: LearningEngine, key: str = "quotes.style"):  # type: ignore[no-untyped-def]
+    return next(r for r in engine.all_rules() if r.key == key)
+
+
+def test_one_correction_is_not_enough_two_from_different_saves_are(
+    engine: LearningEngine, events: list[dict[str, object]]
+) -> None:
+    assert engine.record_votes([quotes("single")], origin="save:1") == []
+    assert not rule(engine).confident
+    assert engine.record_votes([quotes("single")], origin="save:1") == []  # same save again
+    assert rule(engine).corrections == 1
+    newly = engine.record_votes([quotes("single")], origin="save:2")
+    assert [r.key for r in newly] == ["quotes.style"]
+    learned = rule(engine)
+    assert learned.confident and learned.evidence == "2 corrections · 100% agree"
+    assert [e["action"] for e in events] == ["rule"]
+
+
+def test_reinforcing_a_confident_rule_is_silent(
+    engine: LearningEngine, events: list[dict[str, object]]
+) -> None:
+    for save in range(1, 5):
+        engine.record_votes([quotes("single")], origin=f"save:{save}")
+    assert [e["action"] for e in events] == ["rule"]
+
+
+def test_votes_for_another_value_count_against_and_the_statement_follows_the_winner(
+    engine: LearningEngine,
+) -> None:
+    engine.record_votes([quotes("single")], origin="save:1")
+    engine.record_votes([quotes("single")], origin="save:2")
+    engine.record_votes([quotes("double")], origin="save:3")
+    current = rule(engine)
+    assert (current.value, current.support, current.against) == ("single", 2.0, 1.0)
+    assert not current.confident  # 67% agreement is below 70%
+    for save in range(4, 7):
+        engine.record_votes([quotes("double")], origin=f"save:{save}")
+    turned = rule(engine)
+    assert turned.value == "double" and turned.statement == "Use double quotes for strings."
+    assert (turned.support, turned.against) == (4.0, 2.0)
+    assert len([r for r in engine.all_rules() if r.key == "quotes.style"]) == 1
+
+
+def test_rescanning_the_project_replaces_its_votes_instead_of_adding(
+    engine: LearningEngine,
+) -> None:
+    scan = [quotes("double", kind="observation", weight=0.8)]
+    for _ in range(5):
+        engine.record_votes(scan, origin="scan", replace=True)
+    assert rule(engine).support == 0.8
+    engine.record_votes([], origin="scan", replace=True)
+    assert [r for r in engine.all_rules() if r.key == "quotes.style"] == []
+
+
+def test_config_file_evidence_is_confident_but_observations_alone_are_not(
+    engine: LearningEngine,
+) -> None:
+    indent = Vote(
+        key="indent.width",
+        value="4",
+        statement="Indent with 4 spaces.",
+        category="style",
+        language="python",
+        kind="evidence",
+        weight=2.0,
+        detail=".editorconfig: indent_size = 4",
+    )
+    engine.record_votes([quotes("single", kind="observation")], origin="scan")
+    engine.record_votes([indent], origin="scan:config")
+    assert not rule(engine).confident
+    assert rule(engine, "indent.width").confident
+    assert rule(engine, "indent.width").evidence == ".editorconfig · 100% agree"
+
+
+def test_taught_rule_is_confident_at_once_and_applies_to_every_language(
+    engine: LearningEngine,
+) -> None:
+    taught = engine.teach_rule("Never commit directly to main.")
+    assert taught.confident and taught.source == "user" and taught.language is None
+    assert taught in engine.active_rules("rust")
+
+
+def test_rules_are_filtered_by_language(engine: LearningEngine) -> None:
+    engine.record_votes([quotes("single")], origin="save:1")
+    engine.record_votes([quotes("single")], origin="save:2")
+    assert [r.key for r in engine.active_rules("python")] == ["quotes.style"]
+    assert engine.active_rules("go") == []
+
+
+def test_forgotten_and_disabled_rules_stop_applying(engine: LearningEngine) -> None:
+    taught = engine.teach_rule("Use tabs.")
+    assert engine.set_rule(taught.id, active=False)
+    assert engine.active_rules() == []
+    assert engine.set_rule(taught.id, active=True, pinned=True)
+    assert engine.active_rules()[0].pinned
+    assert engine.forget_rule(taught.id)
+    assert engine.all_rules() == [] and not engine.forget_rule(taught.id)
+
+
+def test_denials_key_on_the_command_and_subcommand(engine: LearningEngine) -> None:
+    engine.on_denied("run_shell", "git push --force origin main")
+    denied = engine.on_denied("run_shell", "git push --force origin release")
+    assert [r.key for r in denied] == ["denied.shell.git-push-force"]
+    assert denied[0].confident and denied[0].category == "avoid"
+    assert "git push --force" in denied[0].statement
+    assert engine.on_denied("run_shell", "git status") != denied
+    assert not any(r.key == "denied.shell.git" for r in engine.all_rules())
+
+
+def test_a_timeout_is_not_a_denial(engine: LearningEngine) -> None:
+    assert engine.on_denied("run_shell", "npm publish", reason="timeout") == []
+    assert engine.all_rules() == []
+
+
+def test_the_same_tool_failing_twice_the_same_way_makes_a_workflow_pitfall(
+    engine: LearningEngine,
+) -> None:
+    task = engine.begin_task("fix the build")
+    engine.end_task(
+        task.id,
+        False,
+        messages=[
+            Message(
+                "tool", "pytest", "ModuleNotFoundError: No module named 'app' at /tmp/x1", True
+            ),
+            Message("assistant", None, "let me retry"),
+            Message(
+                "tool", "pytest", "ModuleNotFoundError: No module named 'app' at /tmp/x2", True
+            ),
+        ],
+    )
+    pitfall = next(r for r in engine.all_rules() if r.key.startswith("pitfall."))
+    assert pitfall.category == "workflow" and "pytest" in pitfall.key
+    assert pitfall.confident
+
+
+def test_export_groups_rules_by_category_with_evidence_and_reads_back(
+    engine: LearningEngine, tmp_path: Path
+) -> None:
+    engine.record_votes([quotes("single")], origin="save:1")
+    engine.record_votes([quotes("single")], origin="save:2")
+    engine.teach_rule("Run the linters before pushing.")
+    engine.on_denied("run_shell", "rm -rf build")
+    target = engine.export_rules(tmp_path / "out" / "house-rules.md")
+    text = target.read_text()
+    assert "## Style" in text and "## Preferences" in text
+    assert "Use single quotes for strings." in text and "2 corrections · 100% agree" in text
+    assert "rm -rf" not in text  # one denial is not a confident rule
+    parsed = rules_module.parse_markdown(text)
+    assert ("quotes.style", "single", "python", "style", "Use single quotes for strings.") in parsed

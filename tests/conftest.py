@@ -1,0 +1,48 @@
+"""Shared fixtures: every test gets its own real brain file in a temporary folder."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from comodor.brain.engine import LearningEngine
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No test may touch the user's real brain."""
+    home = tmp_path_factory.mktemp("comodor-home")
+    monkeypatch.setenv("COMODOR_HOME", str(home))
+
+
+@pytest.fixture
+def brain_path(tmp_path: Path) -> Path:
+    return tmp_path / "brain" / "brain.db"
+
+
+@pytest.fixture
+def engine(brain_path: Path) -> Iterator[LearningEngine]:
+    engine = LearningEngine.open(brain_path, "project:test")
+    yield engine
+    engine.close()
+
+
+@pytest.fixture
+def events(engine: LearningEngine) -> list[dict[str, object]]:
+    collected: list[dict[str, object]] = []
+    engine.bus.subscribe(collected.append)
+    return collected
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    del config
+    if os.environ.get("COMODOR_SKIP_SLOW") == "1":
+        skip = pytest.mark.skip(reason="COMODOR_SKIP_SLOW=1")
+        for item in items:
+            if "slow" in item.keywords:
+                item.add_marker(skip)
