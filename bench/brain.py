@@ -24,7 +24,7 @@ SCOPE = "project:bench"
 
 def percentile(samples: list[float], fraction: float) -> float:
     ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def timed(action: Callable[[], object], repeat: int) -> list[float]:
