@@ -45,7 +45,12 @@ def _similar(a: str, b: str) -> float:
 def _pair_block(
     before: tuple[str, ...], after: tuple[str, ...], rows: range, cols: range
 ) -> list[tuple[int, int]]:
-    """Pair lines of one replaced block in order, each with its most similar partner."""
+    """Pair lines of one uneven replaced block in order, each with its most similar partner.
+
+    Blocks of equal size are paired line by line instead: detectors only vote when a
+    pair differs by exactly their convention, so a wrong pairing costs a vote, never
+    invents one.
+    """
     pairs: list[tuple[int, int]] = []
     j_next, j2 = cols.start, cols.stop
     for i in rows:
@@ -75,7 +80,9 @@ def compute_changes(before_text: str, after_text: str) -> ChangeSet:
             continue
         removed.extend(range(i1, i2))
         added.extend(range(j1, j2))
-        if tag == "replace":
+        if tag == "replace" and i2 - i1 == j2 - j1:
+            pairs.extend(zip(range(i1, i2), range(j1, j2), strict=True))
+        elif tag == "replace":
             pairs.extend(_pair_block(before, after, range(i1, i2), range(j1, j2)))
     return ChangeSet(
         before=before,
