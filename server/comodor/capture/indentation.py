@@ -7,10 +7,12 @@ line (two spaces under a bracket) must not turn 4-space code into "2".
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable
 
 WIDTHS = (2, 4, 8)
+_LEADING = re.compile(r"^([ \t]*)\S", re.MULTILINE)
 
 
 def leading(line: str) -> str:
@@ -34,10 +36,7 @@ def indent_unit(lines: Iterable[str]) -> int | None:
     """Return 2, 4 or 8: the usual step between space-indented levels, or None if unseen."""
     steps: Counter[int] = Counter()
     previous = 0
-    for line in lines:
-        if not line.strip():
-            continue
-        lead = leading(line)
+    for lead in _LEADING.findall("\n".join(lines)):
         if "\t" in lead:
             previous = 0
             continue

@@ -8,7 +8,6 @@ an unterminated string simply ends at the end of its line.
 
 from __future__ import annotations
 
-import bisect
 import re
 
 import attrs
@@ -21,25 +20,27 @@ _SLASH_COMMENTS = r"//[^\n]*|/\*(?:.|\n)*?(?:\*/|\Z)"
 _FLAGS = re.MULTILINE | re.DOTALL
 
 _PYTHON = re.compile(
-    r"(?P<c>#[^\n]*)"
+    r"(?=[#'\"rRbBuUfF])(?:(?P<c>#[^\n]*)"
     r"|(?P<p>(?<![\w])[rRbBuUfF]{1,2})?"
-    rf"(?:(?P<t>{_TRIPLE_SQ}|{_TRIPLE_DQ})|(?P<s>{_SQ}|{_DQ}))",
+    rf"(?:(?P<t>{_TRIPLE_SQ}|{_TRIPLE_DQ})|(?P<s>{_SQ}|{_DQ})))",
     _FLAGS,
 )
 _JS = re.compile(
-    rf"(?P<c>{_SLASH_COMMENTS})"
+    r"(?=[/`'\"])"
+    rf"(?:(?P<c>{_SLASH_COMMENTS})"
     r"|(?P<t>`(?:[^`\\]|\\.)*(?:`|\Z))"
-    rf"|(?P<s>{_SQ}|{_DQ})",
+    rf"|(?P<s>{_SQ}|{_DQ}))",
     _FLAGS,
 )
 _C_LIKE = re.compile(
-    rf"(?P<c>{_SLASH_COMMENTS})"
+    r"(?=[/`'\"])"
+    rf"(?:(?P<c>{_SLASH_COMMENTS})"
     r"|(?P<t>`[^`]*(?:`|\Z))"
-    rf"|(?P<s>{_DQ}|'(?:[^'\\\n]|\\.){{1,2}}')",
+    rf"|(?P<s>{_DQ}|'(?:[^'\\\n]|\\.){{1,2}}'))",
     _FLAGS,
 )
-_HASH_COMMENTS = re.compile(rf"(?P<c>#[^\n]*)|(?P<s>{_SQ}|{_DQ})", _FLAGS)
-_CSS = re.compile(rf"(?P<c>/\*(?:.|\n)*?(?:\*/|\Z))|(?P<s>{_SQ}|{_DQ})", _FLAGS)
+_HASH_COMMENTS = re.compile(rf"(?=[#'\"])(?:(?P<c>#[^\n]*)|(?P<s>{_SQ}|{_DQ}))", _FLAGS)
+_CSS = re.compile(rf"(?=[/'\"])(?:(?P<c>/\*(?:.|\n)*?(?:\*/|\Z))|(?P<s>{_SQ}|{_DQ}))", _FLAGS)
 
 _PATTERNS: dict[str, re.Pattern[str]] = {
     "python": _PYTHON,
@@ -58,7 +59,6 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
 for _lang in ("go", "rust", "java", "kotlin", "swift", "scala", "c", "cpp", "csharp", "php"):
     _PATTERNS[_lang] = _C_LIKE
 
-_NEWLINE = re.compile("\n")
 _WHITESPACE = re.compile(r"\s+")
 PLACEHOLDER = re.compile(r"\x01(\d+)\x02")
 """How a string literal appears in masked text: ``\\x01<index>\\x02``."""
@@ -141,22 +141,25 @@ def lex(text: str, language: str | None) -> Lexed:
     if pattern is None:
         return Lexed(lines=lines, masked=lines, strings=(), comments=())
     joined = "\n".join(lines)
-    starts = [0, *(m.end() for m in _NEWLINE.finditer(joined))]
+    line = 0
     strings: list[StringLit] = []
     comments: list[Comment] = []
     out: list[str] = []
     pos = 0
     for m in pattern.finditer(joined):
-        line = bisect.bisect_right(starts, m.start()) - 1
-        out.append(joined[pos : m.start()])
-        newlines = "\n" * joined.count("\n", m.start(), m.end())
-        if m.group("c") is not None:
-            comments.append(Comment(line=line, text=m.group("c")))
+        start, end = m.span()
+        line += joined.count("\n", pos, start)
+        out.append(joined[pos:start])
+        inner = joined.count("\n", start, end)
+        newlines = "\n" * inner
+        kind = m.lastgroup
+        if kind == "c":
+            comments.append(Comment(line=line, text=m.group()))
             out.append(newlines)
         else:
-            prefix = (m.groupdict().get("p") or "") if "p" in pattern.groupindex else ""
-            triple = m.group("t") is not None
-            raw = m.group("t") if triple else m.group("s")
+            raw = m.group(kind or "s")
+            prefix = m.group()[: len(m.group()) - len(raw)]
+            triple = kind == "t"
             quote, body, closed = _split_literal(raw, triple)
             out.append(f"{prefix}\x01{len(strings)}\x02{newlines}")
             strings.append(
@@ -164,7 +167,8 @@ def lex(text: str, language: str | None) -> Lexed:
                     line=line, prefix=prefix, quote=quote, body=body, triple=triple, closed=closed
                 )
             )
-        pos = m.end()
+        pos = end
+        line += inner
     out.append(joined[pos:])
     masked = tuple("".join(out).split("\n")) if lines else ()
     return Lexed(lines=lines, masked=masked, strings=tuple(strings), comments=tuple(comments))
