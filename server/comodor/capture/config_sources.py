@@ -71,7 +71,8 @@ _PARSE_ERRORS = (
 )
 _PROBE = "comodor-probe"
 _LOOSE_SETTING = re.compile(
-    r"""["']?(\w+)["']?\s*[:=]\s*(true|false|\d+|"[^"\n]*"|'[^'\n]*')""", re.IGNORECASE
+    r"""["']?(\w+)["']?\s*[:=]\s*(true|false|\d+|"[^"\n]*"|'[^'\n]*'|[A-Za-z][\w-]*)""",
+    re.IGNORECASE,
 )
 _SEVERITY = r"""["']?(?:error|warn|2|1)["']?"""
 _RULE = r"""["']?(?:@stylistic/(?:js/|ts/)?)?{name}["']?\s*:\s*"""

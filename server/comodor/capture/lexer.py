@@ -9,19 +9,21 @@ an unterminated string simply ends at the end of its line.
 from __future__ import annotations
 
 import re
+from typing import NamedTuple
 
 import attrs
 
-_SQ = r"'(?:[^'\\\n]|\\.)*(?:'|$)"
-_DQ = r'"(?:[^"\\\n]|\\.)*(?:"|$)'
-_TRIPLE_SQ = r"'''(?:[^\\]|\\.)*?(?:'''|\Z)"
-_TRIPLE_DQ = r'"""(?:[^\\]|\\.)*?(?:"""|\Z)'
-_SLASH_COMMENTS = r"//[^\n]*|/\*(?:.|\n)*?(?:\*/|\Z)"
+# Unrolled loops ("normal* (special normal*)*") keep the regex engine from backtracking.
+_SQ = r"'[^'\\\n]*(?:\\.[^'\\\n]*)*(?:'|$)"
+_DQ = r'"[^"\\\n]*(?:\\.[^"\\\n]*)*(?:"|$)'
+_TRIPLE_SQ = r"'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*(?:'''|\Z)"
+_TRIPLE_DQ = r'"""[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*(?:"""|\Z)'
+_SLASH_COMMENTS = r"//[^\n]*|/\*.*?(?:\*/|\Z)"
 _FLAGS = re.MULTILINE | re.DOTALL
 
 _PYTHON = re.compile(
-    r"(?=[#'\"rRbBuUfF])(?:(?P<c>#[^\n]*)"
-    r"|(?P<p>(?<![\w])[rRbBuUfF]{1,2})?"
+    r"(?=[#'\"]|(?<!\w)[rRbBuUfF]{1,2}['\"])(?:(?P<c>#[^\n]*)"
+    r"|(?P<p>[rRbBuUfF]{1,2})?"
     rf"(?:(?P<t>{_TRIPLE_SQ}|{_TRIPLE_DQ})|(?P<s>{_SQ}|{_DQ})))",
     _FLAGS,
 )
@@ -64,9 +66,8 @@ PLACEHOLDER = re.compile(r"\x01(\d+)\x02")
 """How a string literal appears in masked text: ``\\x01<index>\\x02``."""
 
 
-@attrs.frozen
-class StringLit:
-    """A string literal: where it is and what it says."""
+class StringLit(NamedTuple):
+    """A string literal: where it is and what it says (a tuple: scans make thousands)."""
 
     line: int
     prefix: str
@@ -81,8 +82,7 @@ class StringLit:
         return "f" in self.prefix.lower()
 
 
-@attrs.frozen
-class Comment:
+class Comment(NamedTuple):
     """A comment and the line it starts on."""
 
     line: int
@@ -127,13 +127,6 @@ class Lexed:
         return [c for c in self.comments if c.line == line]
 
 
-def _split_literal(raw: str, triple: bool) -> tuple[str, str, bool]:
-    quote = "`" if raw[0] == "`" else raw[:3] if triple else raw[0]
-    closed = len(raw) >= 2 * len(quote) and raw.endswith(quote)
-    body = raw[len(quote) : len(raw) - len(quote)] if closed else raw[len(quote) :]
-    return quote, body, closed
-
-
 def lex(text: str, language: str | None) -> Lexed:
     """Split ``text`` into strings, comments and masked code; unknown languages have none."""
     lines = tuple(text.splitlines())
@@ -150,23 +143,20 @@ def lex(text: str, language: str | None) -> Lexed:
         start, end = m.span()
         line += joined.count("\n", pos, start)
         out.append(joined[pos:start])
-        inner = joined.count("\n", start, end)
-        newlines = "\n" * inner
-        kind = m.lastgroup
+        kind = m.lastgroup or "s"
+        raw = m.group(kind)
+        inner = raw.count("\n")
         if kind == "c":
-            comments.append(Comment(line=line, text=m.group()))
-            out.append(newlines)
+            comments.append(Comment(line, raw))
+            out.append("\n" * inner)
         else:
-            raw = m.group(kind or "s")
-            prefix = m.group()[: len(m.group()) - len(raw)]
-            triple = kind == "t"
-            quote, body, closed = _split_literal(raw, triple)
-            out.append(f"{prefix}\x01{len(strings)}\x02{newlines}")
-            strings.append(
-                StringLit(
-                    line=line, prefix=prefix, quote=quote, body=body, triple=triple, closed=closed
-                )
-            )
+            prefix = joined[start : end - len(raw)]
+            width = 3 if kind == "t" and raw[0] != "`" else 1
+            quote = raw[:width]
+            closed = len(raw) >= 2 * width and raw.endswith(quote)
+            body = raw[width : len(raw) - width] if closed else raw[width:]
+            out.append(f"{prefix}\x01{len(strings)}\x02" + "\n" * inner)
+            strings.append(StringLit(line, prefix, quote, body, kind == "t", closed))
         pos = end
         line += inner
     out.append(joined[pos:])

@@ -20,13 +20,13 @@ from comodor.capture.votes import Vote
 
 DEFAULT_MAX_FILES = 300
 DEFAULT_MAX_FILE_BYTES = 200_000
-TEXT_BUDGET = 2_000_000
+TEXT_BUDGET = 1_500_000
 """Characters of code the scan reads in all, shared out between the sampled files.
 
 The head of a file shows its conventions as well as its whole; the budget keeps a
 sample of large files as fast as one of small files.
 """
-MIN_CHARS_PER_FILE = 8_000
+MIN_CHARS_PER_FILE = 4_000
 SCANNER_VERSION = "1"
 """Part of the fingerprint, so a smarter scanner rescans projects scanned by an older one."""
 
