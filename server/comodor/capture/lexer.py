@@ -8,8 +8,9 @@ an unterminated string simply ends at the end of its line.
 
 from __future__ import annotations
 
+import bisect
 import re
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import attrs
 
@@ -105,7 +106,7 @@ class Lexed:
 
     def strings_on(self, line: int) -> list[StringLit]:
         """Return the literals that start on ``line`` (0-based)."""
-        return [s for s in self.strings if s.line == line]
+        return list(_on_line(self.strings, line))
 
     def squashed(self, line: int) -> str:
         """Return the code of ``line`` without whitespace or comments, strings spelled out.
@@ -124,7 +125,17 @@ class Lexed:
 
     def comments_on(self, line: int) -> list[Comment]:
         """Return the comments that start on ``line`` (0-based)."""
-        return [c for c in self.comments if c.line == line]
+        return list(_on_line(self.comments, line))
+
+
+_Token = TypeVar("_Token", StringLit, Comment)
+
+
+def _on_line(tokens: tuple[_Token, ...], line: int) -> tuple[_Token, ...]:
+    """Tokens are in text order, so the ones on a line are found by bisection."""
+    lo = bisect.bisect_left(tokens, line, key=lambda t: t.line)
+    hi = bisect.bisect_right(tokens, line, key=lambda t: t.line)
+    return tokens[lo:hi]
 
 
 def lex(text: str, language: str | None) -> Lexed:
