@@ -302,6 +302,17 @@ def test_replacing_print_with_logger_calls_votes_logging() -> None:
     assert result.logic_change is False
 
 
+def test_adding_the_logger_setup_with_the_switch_is_not_a_logic_change() -> None:
+    before = 'import os\n\n\ndef run(n):\n    print("starting", n)\n'
+    after = (
+        "import logging\nimport os\n\nlogger = logging.getLogger(__name__)\n\n\n"
+        'def run(n):\n    logger.info("starting %s", n)\n'
+    )
+    result = analyse_correction(before, after, "python")
+    assert learned(result) == {"python.logging": "logging"}
+    assert result.logic_change is False
+
+
 def test_replacing_logger_calls_with_print_votes_print() -> None:
     before = 'def run(n):\n    logging.debug("starting %s", n)\n'
     after = 'def run(n):\n    print("starting", n)\n'

@@ -94,11 +94,17 @@ def logic_changed(
     before: Lexed,
     after: Lexed,
     language: str | None,
-    explained: Iterable[tuple[int, int]],
-    renames: Mapping[str, str],
+    *,
+    explained: Iterable[tuple[int, int]] = (),
+    renames: Mapping[str, str] | None = None,
+    setup: Iterable[int] = (),
 ) -> bool:
     """Whether the edit changed more than the conventions that explain it."""
     explained = list(explained)
     if explained:
         before = lex(substitute(before.lines, after.lines, explained), language)
-    return canonical(before, language, renames) != canonical(after, language, {})
+    dropped = set(setup)
+    if dropped:
+        kept = (line for k, line in enumerate(after.lines) if k not in dropped)
+        after = lex("\n".join(kept), language)
+    return canonical(before, language, renames or {}) != canonical(after, language, {})

@@ -73,6 +73,7 @@ def analyse_correction(
     findings.extend(detect_edits.verbosity(edit, baseline))
     explained = {pair for f in findings for pair in f.explained}
     renames = {old: new for f in findings for old, new in f.renames.items()}
+    setup = {j for f in findings for j in f.setup}
     seen: set[str] = set()
     votes: list[Vote] = []
     for finding in findings:
@@ -91,6 +92,8 @@ def analyse_correction(
     return Correction(
         votes=tuple(votes),
         changed_lines=changes.changed_lines,
-        logic_change=logic_changed(edit.before, edit.after, language, explained, renames),
+        logic_change=logic_changed(
+            edit.before, edit.after, language, explained=explained, renames=renames, setup=setup
+        ),
         diff=unified_diff(before, after),
     )

@@ -15,6 +15,10 @@ _LOGGER_CALL = re.compile(
     r"(?<![\w.])(?:logging|logger|log|LOGGER|LOG|_logger|_log|self\.logger|self\.log)"
     r"\.(?:debug|info|warning|warn|error|exception|critical|log)\s*\("
 )
+_LOGGING_SETUP = re.compile(
+    r"^\s*(?:import\s+logging\s*$|from\s+logging\s+import\b|"
+    r"(?:logger|log|LOGGER|LOG|_logger|_log)\s*=\s*logging\.getLogger\()"
+)
 _WORD = re.compile(r"[A-Za-z_]\w+")
 _FORMAT_VOCABULARY = frozenset({"format"})
 _LOGGING_VOCABULARY = frozenset(
@@ -152,12 +156,16 @@ def logging_calls(edit: Edit) -> list[Finding]:
         if _only_reworded(edit.before.lines[i], edit.after.lines[j], _LOGGING_VOCABULARY)
     )
     if to_logging:
+        setup = frozenset(
+            j for j in edit.changes.added if _LOGGING_SETUP.match(edit.after.masked[j])
+        )
         return [
             Finding(
                 "python.logging",
                 "logging",
                 f"replaced {plural(count, 'print() call')} with logging calls",
                 explained=explained,
+                setup=setup,
             )
         ]
     return [

@@ -25,7 +25,8 @@ class Finding:
     """A detector's verdict: a value for a key, and which edits that verdict explains.
 
     ``explained`` lists (before, after) line pairs that the convention fully accounts for,
-    and ``renames`` maps old to new identifiers; the logic check applies both before it
+    ``renames`` maps old to new identifiers, and ``setup`` lists added lines the
+    convention needs (``import logging``); the logic check applies all three before it
     compares, so a pure convention change is never also reported as a logic change.
     """
 
@@ -34,6 +35,7 @@ class Finding:
     detail: str
     explained: frozenset[tuple[int, int]] = frozenset()
     renames: Mapping[str, str] = attrs.field(factory=dict)
+    setup: frozenset[int] = frozenset()
 
 
 def majority(forward: int, backward: int) -> tuple[bool, int, int] | None:
