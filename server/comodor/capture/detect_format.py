@@ -1,0 +1,164 @@
+"""Correction detectors for layout conventions: quotes, indentation, semicolons, commas.
+
+Each looks only at pairs of replaced lines and asks "is the only difference this
+convention?", so an unrelated edit on the same line does not count as a vote.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from comodor.capture.findings import Edit, Finding, majority, plural
+from comodor.capture.indentation import WIDTHS, indent_char, indent_unit, leading
+from comodor.capture.languages import JS_LIKE, QUOTE_LANGUAGES
+from comodor.capture.lexer import StringLit, simple_quoted, unescaped_body
+
+_CLOSERS = (")", "]", "}")
+NO_TRAILING_COMMA_STYLE = frozenset({"go", "json", "markdown", "yaml", "toml", "css", "shell"})
+"""Languages where a trailing comma is mandatory, invalid, or meaningless."""
+
+
+def _quote_swaps(before: list[StringLit], after: list[StringLit]) -> Counter[str]:
+    """Count literals whose text and prefix stayed but whose quote changed, by new quote."""
+    swaps: Counter[str] = Counter()
+    unused = [s for s in after if simple_quoted(s)]
+    for old in before:
+        if not simple_quoted(old):
+            continue
+        for new in unused:
+            if new.prefix.lower() == old.prefix.lower() and unescaped_body(new) == unescaped_body(
+                old
+            ):
+                unused.remove(new)
+                if new.quote != old.quote:
+                    swaps[new.quote] += 1
+                break
+    return swaps
+
+
+def quotes(edit: Edit) -> list[Finding]:
+    """Vote for the quote the user switched strings to."""
+    if edit.language not in QUOTE_LANGUAGES:
+        return []
+    swaps: Counter[str] = Counter()
+    for i, j in edit.changes.pairs:
+        swaps += _quote_swaps(edit.before.strings_on(i), edit.after.strings_on(j))
+    verdict = majority(swaps["'"], swaps['"'])
+    if verdict is None:
+        return []
+    to_single, count, _ = verdict
+    value, old = ("single", "double") if to_single else ("double", "single")
+    detail = f"changed {plural(count, 'string')} from {old} to {value} quotes"
+    return [Finding("quotes.style", value, detail)]
+
+
+def _same_code(edit: Edit, i: int, j: int) -> bool:
+    return edit.before.squashed(i) == edit.after.squashed(j)
+
+
+def indentation(edit: Edit) -> list[Finding]:
+    """Vote for tabs/spaces and for the width of a level when the user re-indented lines."""
+    style: Counter[str] = Counter()
+    widths: Counter[int] = Counter()
+    before_unit = indent_unit(edit.before.masked)
+    for i, j in edit.changes.pairs:
+        old, new = edit.before.lines[i], edit.after.lines[j]
+        if leading(old) == leading(new) or not _same_code(edit, i, j):
+            continue
+        old_char, new_char = indent_char(old), indent_char(new)
+        if old_char and new_char and old_char != new_char:
+            style[new_char] += 1
+        if new_char != "spaces":
+            continue
+        if old_char == "tabs":
+            level = len(leading(old))
+        elif old_char == "spaces" and before_unit:
+            level, rest = divmod(len(leading(old)), before_unit)
+            if rest:
+                continue
+        else:
+            continue
+        width, rest = divmod(len(leading(new)), level) if level else (0, 1)
+        if not rest and width in WIDTHS:
+            widths[width] += 1
+    found: list[Finding] = []
+    verdict = majority(style["spaces"], style["tabs"])
+    if verdict is not None:
+        to_spaces, count, _ = verdict
+        value = "spaces" if to_spaces else "tabs"
+        old = "tabs" if to_spaces else "spaces"
+        found.append(
+            Finding(
+                "indent.style", value, f"re-indented {plural(count, 'line')} from {old} to {value}"
+            )
+        )
+    if widths:
+        ranked = widths.most_common()
+        width, count = ranked[0]
+        outvoted = len(ranked) > 1 and ranked[1][1] == count
+        unchanged = width == before_unit and not style["spaces"]
+        if not outvoted and not unchanged:
+            was = f"from {before_unit} " if before_unit and not style["spaces"] else ""
+            found.append(
+                Finding(
+                    "indent.width",
+                    str(width),
+                    f"re-indented {plural(count, 'line')} {was}to {width} spaces per level",
+                )
+            )
+    return found
+
+
+def semicolons(edit: Edit) -> list[Finding]:
+    """Vote for or against statement-ending semicolons in JavaScript and TypeScript."""
+    if edit.language not in JS_LIKE:
+        return []
+    added = removed = 0
+    for i, j in edit.changes.pairs:
+        old, new = edit.before.squashed(i), edit.after.squashed(j)
+        if old.endswith(";") and old[:-1] == new and new:
+            removed += 1
+        elif new.endswith(";") and new[:-1] == old and old:
+            added += 1
+    verdict = majority(added, removed)
+    if verdict is None:
+        return []
+    to_always, count, _ = verdict
+    value = "always" if to_always else "never"
+    verb = "added" if to_always else "removed"
+    return [Finding("js.semicolons", value, f"{verb} {plural(count, 'semicolon')} at line ends")]
+
+
+def _closes_next(lines: tuple[str, ...], masked: tuple[str, ...], index: int) -> bool:
+    """Whether the next non-blank line starts with a closing bracket (a multi-line list)."""
+    for k in range(index + 1, min(len(masked), index + 4)):
+        text = masked[k].strip()
+        if text:
+            return text.startswith(_CLOSERS)
+    return False
+
+
+def trailing_commas(edit: Edit) -> list[Finding]:
+    """Vote for or against a comma after the last item of a multi-line literal or call."""
+    if edit.language in NO_TRAILING_COMMA_STYLE:
+        return []
+    added = removed = 0
+    for i, j in edit.changes.pairs:
+        old, new = edit.before.squashed(i), edit.after.squashed(j)
+        if new == old + "," and _closes_next(edit.after.lines, edit.after.masked, j):
+            added += 1
+        elif old == new + "," and _closes_next(edit.before.lines, edit.before.masked, i):
+            removed += 1
+    verdict = majority(added, removed)
+    if verdict is None:
+        return []
+    to_always, count, _ = verdict
+    value = "always" if to_always else "never"
+    verb = "added" if to_always else "removed"
+    return [
+        Finding(
+            "trailing_commas",
+            value,
+            f"{verb} {plural(count, 'trailing comma')} in multi-line lists",
+        )
+    ]

@@ -1,0 +1,178 @@
+"""Correction detectors for Python habits: return annotations, string formatting, logging."""
+
+from __future__ import annotations
+
+import re
+
+from comodor.capture.findings import Edit, Finding, majority, plural
+
+_DEF_OR_CLOSE = re.compile(r"^(?:(?:async)?def\w|\))")
+_RETURN_ANNOTATION = re.compile(r"->.*?(?=:$)")
+_OLD_FORMAT = re.compile(r"\x02\s*(?:\.\s*format\s*\(|%\s*[\w(\x01\[{])")
+_FSTRING = re.compile(r"(?<!\w)[rR]?[fF][rR]?\x01")
+_PRINT = re.compile(r"(?<![\w.])print\s*\(")
+_LOGGER_CALL = re.compile(
+    r"(?<![\w.])(?:logging|logger|log|LOGGER|LOG|_logger|_log|self\.logger|self\.log)"
+    r"\.(?:debug|info|warning|warn|error|exception|critical|log)\s*\("
+)
+_LOGGING_SETUP = re.compile(
+    r"^\s*(?:import\s+logging\s*$|from\s+logging\s+import\b|"
+    r"(?:logger|log|LOGGER|LOG|_logger|_log)\s*=\s*logging\.getLogger\()"
+)
+_WORD = re.compile(r"[A-Za-z_]\w+")
+_FORMAT_VOCABULARY = frozenset({"format"})
+_LOGGING_VOCABULARY = frozenset(
+    {
+        "print",
+        "logging",
+        "logger",
+        "log",
+        "LOGGER",
+        "LOG",
+        "_logger",
+        "_log",
+        "self",
+        "debug",
+        "info",
+        "warning",
+        "warn",
+        "error",
+        "exception",
+        "critical",
+        "getLogger",
+        "file",
+        "sys",
+        "stderr",
+        "stdout",
+        "exc_info",
+        "__name__",
+    }
+)
+
+
+def _only_reworded(before: str, after: str, vocabulary: frozenset[str]) -> bool:
+    """Whether ``after`` uses no word that ``before`` (plus the idiom's own words) lacked.
+
+    A rewrite from one idiom to another keeps the same names; a new name means the
+    user also changed what the line does.
+    """
+    known = set(_WORD.findall(before)) | vocabulary
+    return set(_WORD.findall(after)) <= known
+
+
+def return_annotations(edit: Edit) -> list[Finding]:
+    """Vote "added" when the user annotated returns the agent left bare, "removed" the reverse."""
+    if edit.language != "python":
+        return []
+    added = removed = 0
+    for i, j in edit.changes.pairs:
+        old, new = edit.before.squashed(i), edit.after.squashed(j)
+        if not (_DEF_OR_CLOSE.match(old) and _DEF_OR_CLOSE.match(new)):
+            continue
+        old_has, new_has = "->" in old, "->" in new
+        if not old_has and new_has and _RETURN_ANNOTATION.sub("", new) == old:
+            added += 1
+        elif old_has and not new_has and _RETURN_ANNOTATION.sub("", old) == new:
+            removed += 1
+    verdict = majority(added, removed)
+    if verdict is None:
+        return []
+    to_added, count, _ = verdict
+    value = "added" if to_added else "removed"
+    return [
+        Finding(
+            "python.return_annotations",
+            value,
+            f"{value} return annotations on {plural(count, 'function')}",
+        )
+    ]
+
+
+def string_format(edit: Edit) -> list[Finding]:
+    """Vote for f-strings or for str.format()/% when the user rewrote one into the other."""
+    if edit.language != "python":
+        return []
+    to_f: set[tuple[int, int]] = set()
+    to_old: set[tuple[int, int]] = set()
+    for i, j in edit.changes.pairs:
+        old_code, new_code = edit.before.masked[i], edit.after.masked[j]
+        old_style = bool(_OLD_FORMAT.search(old_code)), bool(_FSTRING.search(old_code))
+        new_style = bool(_OLD_FORMAT.search(new_code)), bool(_FSTRING.search(new_code))
+        if old_style == (True, False) and new_style == (False, True):
+            to_f.add((i, j))
+        elif old_style == (False, True) and new_style == (True, False):
+            to_old.add((i, j))
+    verdict = majority(len(to_f), len(to_old))
+    if verdict is None:
+        return []
+    to_fstring, count, _ = verdict
+    pairs = to_f if to_fstring else to_old
+    explained = frozenset(
+        (i, j)
+        for i, j in pairs
+        if _only_reworded(edit.before.lines[i], edit.after.lines[j], _FORMAT_VOCABULARY)
+    )
+    if to_fstring:
+        return [
+            Finding(
+                "python.string_format",
+                "fstring",
+                f"rewrote {plural(count, 'string')} from str.format()/% to f-strings",
+                explained=explained,
+            )
+        ]
+    return [
+        Finding(
+            "python.string_format",
+            "format",
+            f"rewrote {plural(count, 'f-string')} as str.format()/%",
+            explained=explained,
+        )
+    ]
+
+
+def logging_calls(edit: Edit) -> list[Finding]:
+    """Vote for logging when the user replaced print() with logger calls, print the reverse."""
+    if edit.language != "python":
+        return []
+    to_log: set[tuple[int, int]] = set()
+    to_print: set[tuple[int, int]] = set()
+    for i, j in edit.changes.pairs:
+        old, new = edit.before.masked[i], edit.after.masked[j]
+        old_print, new_print = bool(_PRINT.search(old)), bool(_PRINT.search(new))
+        old_log, new_log = bool(_LOGGER_CALL.search(old)), bool(_LOGGER_CALL.search(new))
+        if old_print and not old_log and new_log and not new_print:
+            to_log.add((i, j))
+        elif old_log and not old_print and new_print and not new_log:
+            to_print.add((i, j))
+    verdict = majority(len(to_log), len(to_print))
+    if verdict is None:
+        return []
+    to_logging, count, _ = verdict
+    pairs = to_log if to_logging else to_print
+    explained = frozenset(
+        (i, j)
+        for i, j in pairs
+        if _only_reworded(edit.before.lines[i], edit.after.lines[j], _LOGGING_VOCABULARY)
+    )
+    if to_logging:
+        setup = frozenset(
+            j for j in edit.changes.added if _LOGGING_SETUP.match(edit.after.masked[j])
+        )
+        return [
+            Finding(
+                "python.logging",
+                "logging",
+                f"replaced {plural(count, 'print() call')} with logging calls",
+                explained=explained,
+                setup=setup,
+            )
+        ]
+    return [
+        Finding(
+            "python.logging",
+            "print",
+            f"replaced {plural(count, 'logging call')} with print()",
+            explained=explained,
+        )
+    ]
