@@ -228,7 +228,7 @@ def _loads(candidate: str) -> Any:
     for attempt in (candidate, _strip_trailing_commas(candidate)):
         try:
             return json.loads(attempt)
-        except ValueError:
+        except (ValueError, RecursionError):
             continue
     return None
 
