@@ -198,39 +198,60 @@ def _next_open(text: str, pos: int) -> int:
     return min(brace, bracket)
 
 
+_OUTSIDE = re.compile(r'["{}\[\]]')
+_INSIDE = re.compile(r'["\\]')
+_MAX_DEPTH = 64  # a reflection is 4 levels deep; deeper spans are not worth scanning
+
+
 def _match_close(text: str, start: int) -> int:
+    """Index of the bracket closing the one at ``start``, or -1.
+
+    Jumps between significant characters with regexes so long prose or long
+    strings cost one C-level search, and gives up on absurd nesting.
+    """
     depth = 0
-    in_string = False
-    escaped = False
-    for i in range(start, len(text)):
-        ch = text[i]
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
+    pos = start
+    while True:
+        found = _OUTSIDE.search(text, pos)
+        if found is None:
+            return -1
+        ch = found.group()
+        pos = found.end()
+        if ch == '"':
+            while True:  # skip the string body, honouring backslash escapes
+                inner = _INSIDE.search(text, pos)
+                if inner is None:
+                    return -1
+                pos = inner.end()
+                if inner.group() == '"':
+                    break
+                pos += 1  # skip the escaped character
         elif ch in "{[":
             depth += 1
-        elif ch in "}]":
+            if depth > _MAX_DEPTH:
+                return -1
+        else:
             depth -= 1
             if depth == 0:
-                return i
-    return -1
+                return pos - 1
 
 
 def _loads(candidate: str) -> Any:
     if not candidate or candidate[0] not in "{[":
         return None
-    for attempt in (candidate, _strip_trailing_commas(candidate)):
-        try:
-            return json.loads(attempt)
-        except (ValueError, RecursionError):
-            continue
-    return None
+    try:
+        return json.loads(candidate)
+    except (ValueError, RecursionError):
+        pass
+    if not _TRAILING_COMMA.search(candidate):
+        return None
+    try:
+        return json.loads(_strip_trailing_commas(candidate))
+    except (ValueError, RecursionError):
+        return None
+
+
+_TRAILING_COMMA = re.compile(r",\s*[}\]]")
 
 
 def _strip_trailing_commas(text: str) -> str:
