@@ -214,6 +214,24 @@ def test_malformed_json_body(fake_llm: FakeLLM) -> None:
     assert fail(gw(fake_llm)).startswith("the endpoint's reply is malformed JSON (13 bytes)")
 
 
+def test_redirect_is_reported_not_followed(fake_llm: FakeLLM) -> None:
+    moved = Reply(status=307, headers=(("Location", "https://api.example.com/v1/chat/completions"),))
+    fake_llm.script(moved)
+    assert fail(gw(fake_llm)) == (
+        "the endpoint redirected (307) to https://api.example.com/v1/chat/completions; "
+        "set reflect.endpoint to the final URL"
+    )
+    assert len(fake_llm.requests) == 1
+
+
+def test_loopback_endpoints_ignore_proxy_variables(
+    fake_llm: FakeLLM, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")
+    monkeypatch.setenv("ALL_PROXY", "http://127.0.0.1:9")
+    assert gw(fake_llm).complete(MSGS)
+
+
 def test_reply_without_choices(fake_llm: FakeLLM) -> None:
     fake_llm.script(Reply.json({"id": "x", "choices": []}), Reply.json({"object": "list"}))
     g = gw(fake_llm)

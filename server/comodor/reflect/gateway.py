@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import email.utils
 import functools
+import ipaddress
 import json
 import logging
 import math
@@ -150,8 +151,11 @@ class ChatGateway:
             transport=transport,
             verify=_ssl_context(),
             timeout=httpx.Timeout(self.timeout_s),
-            follow_redirects=True,
-            trust_env=False,
+            # A redirected POST silently turns into a GET; better to say so.
+            follow_redirects=False,
+            # Honour proxy variables like other OpenAI clients, except for a
+            # model on this machine, which must never be sent via a proxy.
+            trust_env=not _is_loopback(self.endpoint),
         )
         self._lock = threading.Lock()
         self._inflight: set[_Call] = set()
@@ -359,6 +363,13 @@ class ChatGateway:
         status = resp.status_code
         if status >= 400:
             raise self._status_error(resp, key)
+        if 300 <= status < 400:
+            target = _short(resp.headers.get("location", ""), 120) or "another URL"
+            raise ReflectError(
+                f"the endpoint redirected ({status}) to {target}; "
+                "set reflect.endpoint to the final URL",
+                status=status,
+            )
         ctype = resp.headers.get("content-type", "").split(";")[0].strip() or "no content type"
         try:
             return json.loads(resp.content)
@@ -402,6 +413,19 @@ class ChatGateway:
                 msg += f" (404 for {resp.request.url}; check that the endpoint ends in /v1)"
             return ReflectError(msg, status=status)
         return ReflectError(f"the endpoint refused the request ({status}){tail}", status=status)
+
+
+def _is_loopback(url: str) -> bool:
+    try:
+        host = urlsplit(url).hostname or ""
+    except ValueError:
+        return False
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 @functools.cache
