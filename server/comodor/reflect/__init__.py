@@ -17,7 +17,7 @@ from comodor.reflect.parse import (
     Reflection,
     parse_reflection,
 )
-from comodor.reflect.reflector import Reflector
+from comodor.reflect.reflector import CompletionGateway, Reflector
 from comodor.reflect.transcript import (
     SYSTEM_PROMPT,
     EpisodeSummary,
@@ -30,6 +30,7 @@ from comodor.reflect.worker import ReflectionWorker, should_reflect
 __all__ = [
     "SYSTEM_PROMPT",
     "ChatGateway",
+    "CompletionGateway",
     "EpisodeSummary",
     "Message",
     "ParseResult",

@@ -150,7 +150,8 @@ class ChatGateway:
         self._client = httpx.Client(
             transport=transport,
             verify=_ssl_context(),
-            timeout=httpx.Timeout(self.timeout_s),
+            # Connecting is quick or hopeless; fail it early so it can be retried.
+            timeout=httpx.Timeout(self.timeout_s, connect=min(self.timeout_s, 10.0)),
             # A redirected POST silently turns into a GET; better to say so.
             follow_redirects=False,
             # Honour proxy variables like other OpenAI clients, except for a

@@ -92,9 +92,7 @@ class ReflectionWorker:
     def wait_idle(self, timeout: float | None = None) -> bool:
         """Block until the queue is empty and no call runs; False on timeout."""
         with self._cond:
-            return self._cond.wait_for(
-                lambda: (not self._jobs and not self._busy) or self._stopping, timeout
-            )
+            return self._cond.wait_for(lambda: not self._jobs and not self._busy, timeout)
 
     def stop(self, timeout: float = 0.5) -> bool:
         """Drop queued jobs, cancel the running call, join; True if the thread ended."""
