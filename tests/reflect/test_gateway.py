@@ -215,7 +215,9 @@ def test_malformed_json_body(fake_llm: FakeLLM) -> None:
 
 
 def test_redirect_is_reported_not_followed(fake_llm: FakeLLM) -> None:
-    moved = Reply(status=307, headers=(("Location", "https://api.example.com/v1/chat/completions"),))
+    moved = Reply(
+        status=307, headers=(("Location", "https://api.example.com/v1/chat/completions"),)
+    )
     fake_llm.script(moved)
     assert fail(gw(fake_llm)) == (
         "the endpoint redirected (307) to https://api.example.com/v1/chat/completions; "

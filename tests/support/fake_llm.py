@@ -215,8 +215,12 @@ def _make_handler(state: _State) -> type[BaseHTTPRequestHandler]:
                 state.in_flight += 1
                 state.max_in_flight = max(state.max_in_flight, state.in_flight)
                 if self.command == "GET" and self.path.rstrip("/").endswith("/models"):
-                    reply = state.script.popleft() if state.script else Reply.json(
-                        {"object": "list", "data": [{"id": m} for m in state.models]}
+                    reply = (
+                        state.script.popleft()
+                        if state.script
+                        else Reply.json(
+                            {"object": "list", "data": [{"id": m} for m in state.models]}
+                        )
                     )
                 else:
                     reply = state.script.popleft() if state.script else state.default

@@ -57,9 +57,7 @@ def normalize_endpoint(endpoint: str) -> str:
     except ValueError:
         raise ReflectError(f"invalid endpoint URL {shown!r}: cannot be parsed") from None
     if parts.scheme not in ("http", "https"):
-        raise ReflectError(
-            f"invalid endpoint URL {shown!r}: must start with http:// or https://"
-        )
+        raise ReflectError(f"invalid endpoint URL {shown!r}: must start with http:// or https://")
     try:
         host = parts.hostname
     except ValueError:
@@ -285,7 +283,10 @@ class ChatGateway:
                 attempt += 1
                 self._log.debug(
                     "reflection call retry %d/%d in %.2fs: %s",
-                    attempt, allowed, delay, retry.message,
+                    attempt,
+                    allowed,
+                    delay,
+                    retry.message,
                 )
                 self._sleep(call, delay)
 
@@ -295,9 +296,7 @@ class ChatGateway:
             if call.cancelled:
                 raise ReflectError(f"the call to {self.endpoint} was cancelled")
 
-    def _attempt(
-        self, call: _Call, method: str, path: str, body: dict[str, Any] | None
-    ) -> Any:
+    def _attempt(self, call: _Call, method: str, path: str, body: dict[str, Any] | None) -> Any:
         url = self.endpoint + path
         headers = {"Accept": "application/json"}
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
@@ -454,9 +453,7 @@ def _extract_text(data: Any) -> str:
     if content is None:
         content = first.get("text")  # legacy completions shape from some servers
     if isinstance(content, list):  # content parts
-        content = "".join(
-            str(part.get("text", "")) for part in content if isinstance(part, dict)
-        )
+        content = "".join(str(part.get("text", "")) for part in content if isinstance(part, dict))
     if not isinstance(content, str) or not content.strip():
         reason = first.get("finish_reason")
         why = f" (finish_reason={reason})" if reason else ""
@@ -494,9 +491,12 @@ def _connect_reason(exc: BaseException) -> str:
     lowered = text.lower()
     if "refused" in lowered:
         return "connection refused"
-    if "name or service not known" in lowered or "nodename nor servname" in lowered or (
-        "name resolution" in lowered
-    ) or "getaddrinfo" in lowered:
+    if (
+        "name or service not known" in lowered
+        or "nodename nor servname" in lowered
+        or ("name resolution" in lowered)
+        or "getaddrinfo" in lowered
+    ):
         return "host name not found"
     if "certificate" in lowered or "ssl" in lowered:
         return f"TLS error ({_short(text)})"
@@ -530,4 +530,3 @@ def _short(text: str, limit: int = _DETAIL_MAX) -> str:
 def _scrub(text: str, key: str) -> str:
     """Never let the key reach a message, even if a server echoes it back."""
     return text.replace(key, "***") if key else text
-

@@ -83,7 +83,8 @@ class ReflectionWorker:
                 dropped, _ = self._jobs.popleft()
                 self._log.info(
                     "reflection queue full (%d); dropped the oldest episode %d",
-                    self._max_queue, dropped,
+                    self._max_queue,
+                    dropped,
                 )
             self._jobs.append((episode_id, summary))
             self._cond.notify_all()
