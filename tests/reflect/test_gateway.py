@@ -375,3 +375,17 @@ def test_ping_raises_one_line_errors(fake_llm: FakeLLM) -> None:
         gw(fake_llm).ping()
     with pytest.raises(ReflectError, match="connection refused"):
         ChatGateway("http://127.0.0.1:9/v1", "m").ping()
+
+
+def test_credentials_in_the_url_are_masked(fake_llm: FakeLLM) -> None:
+    port = fake_llm.url.split(":")[2].split("/")[0]
+    g = ChatGateway(f"http://user:pa55word@127.0.0.1:{port}/v1", "fake-model")
+    assert "pa55word" not in repr(g)
+    fake_llm.script(Reply.html(), Reply.html(status=404))
+    for _ in range(2):
+        msg = fail(g)
+        assert "pa55word" not in msg and "***@127.0.0.1" in msg
+    refused = ChatGateway("http://u:pa55word@127.0.0.1:9/v1", "m", max_retries=0)
+    assert fail(refused) == "cannot reach http://***@127.0.0.1:9/v1: connection refused"
+    bad = ChatGateway("ftp://u:pa55word@host/v1", "m")
+    assert "pa55word" not in fail(bad)

@@ -24,6 +24,7 @@ import logging
 import math
 import os
 import random
+import re
 import ssl
 import threading
 import time
@@ -51,7 +52,7 @@ def normalize_endpoint(endpoint: str) -> str:
     most common copy-paste mistake from provider docs.
     """
     raw = (endpoint or "").strip()
-    shown = raw or "<empty>"
+    shown = _mask_userinfo(raw) or "<empty>"
     try:
         parts = urlsplit(raw)
     except ValueError:
@@ -127,7 +128,6 @@ class ChatGateway:
         temperature: float = 0.2,
         log: logging.Logger | None = None,
     ) -> None:
-        self._raw_endpoint = endpoint
         self.model = model
         self.api_key_env = api_key_env
         self.timeout_s = float(timeout_s)
@@ -140,11 +140,13 @@ class ChatGateway:
         # Validation is deferred to call time so a bad setting surfaces as a
         # normal ReflectError from the worker or doctor, not a startup crash.
         try:
-            self.endpoint: str = normalize_endpoint(endpoint)
+            self._url = normalize_endpoint(endpoint)
             self._url_error: str | None = None
         except ReflectError as err:
-            self.endpoint = endpoint
+            self._url = endpoint
             self._url_error = str(err)
+        #: The endpoint as shown in messages: credentials in the URL are masked.
+        self.endpoint = _mask_userinfo(self._url)
         self._client = httpx.Client(
             transport=transport,
             verify=_ssl_context(),
@@ -154,7 +156,7 @@ class ChatGateway:
             follow_redirects=False,
             # Honour proxy variables like other OpenAI clients, except for a
             # model on this machine, which must never be sent via a proxy.
-            trust_env=not _is_loopback(self.endpoint),
+            trust_env=not _is_loopback(self._url),
         )
         self._lock = threading.Lock()
         self._inflight: set[_Call] = set()
@@ -297,7 +299,7 @@ class ChatGateway:
                 raise ReflectError(f"the call to {self.endpoint} was cancelled")
 
     def _attempt(self, call: _Call, method: str, path: str, body: dict[str, Any] | None) -> Any:
-        url = self.endpoint + path
+        url = self._url + path
         headers = {"Accept": "application/json"}
         key = os.environ.get(self.api_key_env, "") if self.api_key_env else ""
         if key:
@@ -378,10 +380,10 @@ class ChatGateway:
         if "json" in ctype:
             raise ReflectError(
                 f"the endpoint's reply is malformed JSON ({len(resp.content)} bytes) "
-                f"from {resp.request.url}"
+                f"from {_shown(resp)}"
             )
         raise ReflectError(
-            f"the endpoint replied with {ctype}, not JSON, from {resp.request.url}; "
+            f"the endpoint replied with {ctype}, not JSON, from {_shown(resp)}; "
             "is reflect.endpoint an OpenAI-compatible base URL ending in /v1?"
         )
 
@@ -410,9 +412,18 @@ class ChatGateway:
         if status == 404 or model_missing:
             msg = f"model {self.model!r} not found at {self.endpoint}"
             if status == 404 and not model_missing:
-                msg += f" (404 for {resp.request.url}; check that the endpoint ends in /v1)"
+                msg += f" (404 for {_shown(resp)}; check that the endpoint ends in /v1)"
             return ReflectError(msg, status=status)
         return ReflectError(f"the endpoint refused the request ({status}){tail}", status=status)
+
+
+def _mask_userinfo(url: str) -> str:
+    """Hide ``user:password@`` in a URL so it never reaches a message or log."""
+    return re.sub(r"(?<=://)[^/@\s]*@", "***@", url, count=1)
+
+
+def _shown(resp: httpx.Response) -> str:
+    return _mask_userinfo(str(resp.request.url))
 
 
 def _is_loopback(url: str) -> bool:
