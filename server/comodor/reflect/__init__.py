@@ -1,1 +1,47 @@
-"""reflect."""
+"""Reflection: learn lessons from finished tasks by asking a model, in the background.
+
+A plain library (no editor, no database): :mod:`.transcript` builds the prompt,
+:mod:`.gateway` talks to any OpenAI-compatible endpoint, :mod:`.parse` turns the
+reply into validated lessons, :mod:`.worker` runs it all off the main thread,
+and :mod:`.reflector` composes the three for the worker.
+"""
+
+from __future__ import annotations
+
+from comodor.reflect.errors import ReflectError
+from comodor.reflect.gateway import ChatGateway
+from comodor.reflect.parse import (
+    ParseResult,
+    ProposedLesson,
+    ProposedSkill,
+    Reflection,
+    parse_reflection,
+)
+from comodor.reflect.reflector import CompletionGateway, Reflector
+from comodor.reflect.transcript import (
+    SYSTEM_PROMPT,
+    EpisodeSummary,
+    Message,
+    build_messages,
+    build_transcript,
+)
+from comodor.reflect.worker import ReflectionWorker, should_reflect
+
+__all__ = [
+    "SYSTEM_PROMPT",
+    "ChatGateway",
+    "CompletionGateway",
+    "EpisodeSummary",
+    "Message",
+    "ParseResult",
+    "ProposedLesson",
+    "ProposedSkill",
+    "ReflectError",
+    "Reflection",
+    "ReflectionWorker",
+    "Reflector",
+    "build_messages",
+    "build_transcript",
+    "parse_reflection",
+    "should_reflect",
+]
