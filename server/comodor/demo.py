@@ -6,8 +6,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from comodor.brain.engine import LearningEngine, Vote
-from comodor.brain.models import Message
+from comodor.brain.engine import LearningEngine
+from comodor.brain.models import Message, Vote
 
 
 def run_demo(keep: bool = False) -> int:

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from comodor.brain import rules as rules_module
-from comodor.brain.engine import LearningEngine, Vote
-from comodor.brain.models import Message
+from comodor.brain.engine import LearningEngine
+from comodor.brain.models import Message, Vote
 
 
 def quotes(value: str, kind: str = "correction", weight: float = 1.0) -> Vote:

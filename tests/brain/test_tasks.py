@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from comodor.brain.engine import EpisodeSummary, LearningEngine, ProposedLesson, Vote
+from comodor.brain.engine import EpisodeSummary, LearningEngine, ProposedLesson
 from comodor.brain.errors import InvalidInput
-from comodor.brain.models import Message, Skill
+from comodor.brain.models import Message, Skill, Vote
 
 
 def test_success_credits_recalled_lessons_and_failure_debits_them(engine: LearningEngine) -> None:

@@ -45,6 +45,7 @@ from comodor.brain.models import (
     Message,
     Rule,
     Skill,
+    Vote,
 )
 from comodor.brain.progress import Progress, analyse
 from comodor.brain.redact import redact
@@ -89,20 +90,6 @@ class VoteLike(Protocol):
     def weight(self) -> float: ...
     @property
     def detail(self) -> str: ...
-
-
-@attrs.frozen
-class Vote:
-    """The brain's own vote record, for callers without a capture ``Vote`` at hand."""
-
-    key: str
-    value: str
-    statement: str
-    category: str
-    language: str | None
-    kind: str
-    weight: float = 1.0
-    detail: str = ""
 
 
 @attrs.frozen

@@ -170,3 +170,22 @@ class Episode:
     @property
     def open(self) -> bool:
         return self.ended_at == 0.0
+
+
+@attrs.frozen
+class Vote:
+    """One piece of evidence for one value of a rule dimension.
+
+    Every source of house rules speaks in votes: a user's correction, a fact in
+    a config file, a count over the project's code, a denial, the user saying so.
+    """
+
+    key: str
+    value: str
+    statement: str
+    category: str
+    language: str | None
+    kind: str
+    """``correction``, ``evidence``, ``observation``, ``denial`` or ``user``."""
+    weight: float = 1.0
+    detail: str = ""

@@ -12,24 +12,14 @@ from collections.abc import Mapping
 
 import attrs
 
+from comodor.brain.models import Vote
+
+__all__ = ["CATALOG", "CATEGORIES", "KINDS", "Dimension", "Vote"]
+
 CATEGORIES = frozenset({"style", "workflow", "preference", "avoid"})
 KINDS = frozenset({"correction", "evidence", "observation"})
 OPEN_VALUE = "*"
 """Catalog key for a dimension whose values are open (a number), with ``{value}`` in the text."""
-
-
-@attrs.frozen
-class Vote:
-    """One piece of evidence for one value of one dimension."""
-
-    key: str
-    value: str
-    statement: str
-    category: str
-    language: str | None
-    kind: str
-    weight: float = 1.0
-    detail: str = ""
 
 
 @attrs.frozen

@@ -113,7 +113,7 @@ class ChatGateway:
     is never stored on the object, so it cannot leak through ``repr`` or logs.
     """
 
-    def __init__(  # noqa: PLR0917 - positional order is the documented config order
+    def __init__(  # positional order is the documented config order
         self,
         endpoint: str,
         model: str,
