@@ -20,12 +20,48 @@ def _demo(args: argparse.Namespace) -> int:
     return run_demo(keep=args.keep)
 
 
+def _serve(args: argparse.Namespace) -> int:
+    import logging
+
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(logging, args.log_level.upper()),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    logging.getLogger("pygls").setLevel(logging.WARNING)
+    from comodor.lsp.server import create_server
+
+    create_server().start_io()
+    return 0
+
+
+def _schemas(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from comodor.schemas import write
+
+    written = write(Path(args.out))
+    print(f"wrote {len(written)} schemas to {args.out}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="comodor", description="A learning memory for AI coding assistants."
     )
     parser.add_argument("--version", action="version", version=f"comodor {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    serve = commands.add_parser("serve", help="run the language server over stdio")
+    serve.add_argument(
+        "--stdio", action="store_true", help="accepted and ignored (stdio is the default)"
+    )
+    serve.add_argument(
+        "--log-level", default="warning", choices=["debug", "info", "warning", "error"]
+    )
+    serve.set_defaults(handler=_serve)
+    schemas = commands.add_parser("schemas", help="write the protocol's JSON Schemas")
+    schemas.add_argument("--out", default="schemas", help="folder to write into")
+    schemas.set_defaults(handler=_schemas)
     demo = commands.add_parser("demo", help="watch the brain learn on a temporary workspace")
     demo.add_argument("--keep", action="store_true", help="keep the temporary workspace")
     demo.set_defaults(handler=_demo)

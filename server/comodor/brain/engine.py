@@ -874,7 +874,8 @@ class LearningEngine:
             try:
                 scanner()
             except Exception:
-                log.exception("project scan failed")
+                if not self._closed:  # a scan cut short by shutdown is not an error
+                    log.exception("project scan failed")
 
         thread = threading.Thread(target=work, daemon=True, name="comodor-scan")
         thread.start()

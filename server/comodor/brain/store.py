@@ -300,6 +300,18 @@ class BrainStore:
     def integrity_check(self) -> str:
         return str(self._read("PRAGMA integrity_check")[0][0])
 
+    def get_meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
+
     # -- lessons ---------------------------------------------------------- #
 
     def add_lesson(self, lesson: Lesson, terms: str) -> Lesson:

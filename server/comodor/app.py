@@ -1,0 +1,241 @@
+"""The application: one brain, one project, every door into it.
+
+``ComodorApp`` is what the language server, the MCP server and the CLI share.
+It owns the learning engine for the workspace's project, the capture tracker,
+optional reflection, and the command table of the protocol. Hosts translate
+their transport to :meth:`ComodorApp.execute` and forward the JSON-ready
+``comodor/memory`` events it publishes; they hold no logic of their own.
+
+Everything here may block (SQLite, file reads): hosts call it off their event
+loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+import attrs
+
+from comodor import protocol
+from comodor.brain.engine import LearningEngine
+from comodor.brain.errors import InvalidInput
+from comodor.brain.models import Lesson, Rule
+from comodor.brain.redact import redact
+from comodor.capture.tracker import CaptureTracker
+from comodor.paths import default_brain_path, project_key
+from comodor.settings import Settings
+
+log = logging.getLogger(__name__)
+
+MemoryListener = Callable[[dict[str, Any]], None]
+
+
+def uri_to_path(uri: str) -> Path:
+    """A ``file:`` URI as a local path; anything else is invalid input."""
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        raise InvalidInput("uri", f"expected a file: URI, got {uri[:80]!r}")
+    return Path(unquote(parsed.path))
+
+
+def path_to_uri(path: Path | str) -> str:
+    return Path(path).resolve().as_uri()
+
+
+class ComodorApp:
+    """The brain for one workspace, with the protocol's commands on top."""
+
+    def __init__(
+        self,
+        workspace: Path | None,
+        settings: Settings | None = None,
+        *,
+        session_id: str = "",
+    ) -> None:
+        self.settings = settings or Settings()
+        self.workspace = workspace.resolve() if workspace is not None else None
+        self.project_scope = f"project:{project_key(self.workspace or Path.cwd())}"
+        self.brain_path = default_brain_path(self.settings.brain_path)
+        self.engine = LearningEngine.open(
+            self.brain_path,
+            self.project_scope,
+            self.settings.learning,
+            session_id=session_id or f"s{uuid.uuid4().hex[:8]}",
+        )
+        self.tracker: CaptureTracker | None = None
+        if self.workspace is not None:
+            self.tracker = CaptureTracker(
+                self.engine,
+                self.workspace,
+                max_file_bytes=self.settings.watch.max_file_bytes,
+            )
+            self.engine.capture_hook = None
+        self._listeners: list[MemoryListener] = []
+        self._listeners_lock = threading.Lock()
+        self.engine.bus.subscribe(self._publish)
+        self.reflection: Any = None
+
+    # -- settings -------------------------------------------------------------- #
+
+    def configure(self, settings: Settings) -> None:
+        """Apply new settings; the brain location is fixed for the life of the app."""
+        self.settings = attrs.evolve(settings, brain_path=self.settings.brain_path)
+        self.engine.configure(self.settings.learning)
+        if self.tracker is not None:
+            self.tracker.max_file_bytes = self.settings.watch.max_file_bytes
+
+    # -- events ------------------------------------------------------------ #
+
+    def on_memory(self, listener: MemoryListener) -> Callable[[], None]:
+        """Subscribe to ``comodor/memory`` payloads (JSON-ready, camelCase)."""
+        with self._listeners_lock:
+            self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._listeners_lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def _publish(self, event: dict[str, Any]) -> None:
+        payload = self.memory_payload(event)
+        with self._listeners_lock:
+            listeners = list(self._listeners)
+        for listener in listeners:
+            try:
+                listener(payload)
+            except Exception:
+                log.exception("memory listener failed")
+
+    def memory_payload(self, event: dict[str, Any]) -> dict[str, Any]:
+        """Turn a brain event into the protocol's ``comodor/memory`` params."""
+        payload: dict[str, Any] = {}
+        for name, value in event.items():
+            if name == "items":
+                payload["items"] = [self.to_object(item) for item in value]
+            elif name == "rules":
+                payload["rules"] = [self.to_object(item) for item in value]
+            elif name == "path":
+                payload["uri"] = self.uri_for(value)
+            else:
+                payload[name] = value
+        return payload
+
+    def uri_for(self, key: str) -> str:
+        path = Path(key)
+        if not path.is_absolute() and self.workspace is not None:
+            path = self.workspace / path
+        return path_to_uri(path)
+
+    # -- conversions ---------------------------------------------------------- #
+
+    def to_object(self, item: object) -> Any:
+        if isinstance(item, Lesson):
+            return protocol.unstructure(self.lesson_object(item))
+        if isinstance(item, Rule):
+            return protocol.unstructure(self.rule_object(item))
+        return item
+
+    def lesson_object(self, lesson: Lesson) -> protocol.LessonObject:
+        return protocol.LessonObject(
+            id=lesson.id,
+            kind=lesson.kind,
+            scope=lesson.scope,
+            trigger=lesson.trigger,
+            guidance=lesson.guidance,
+            confidence=round(lesson.effective_confidence(self.engine.settings.half_life_days), 4),
+            uses=lesson.uses,
+            wins=lesson.wins,
+            losses=lesson.losses,
+            pinned=lesson.pinned,
+            source=lesson.source,
+            created_at=lesson.created_at,
+            updated_at=lesson.updated_at,
+            last_used=lesson.last_used,
+        )
+
+    @staticmethod
+    def rule_object(rule: Rule) -> protocol.RuleObject:
+        return protocol.RuleObject(
+            id=rule.id,
+            key=rule.key,
+            value=rule.value,
+            category=rule.category,
+            statement=rule.statement,
+            detail=rule.detail,
+            scope=rule.scope,
+            language=rule.language,
+            support=rule.support,
+            against=rule.against,
+            strength=round(rule.strength, 4),
+            confident=rule.confident,
+            pinned=rule.pinned,
+            active=rule.active,
+            source=rule.source,
+            created_at=rule.created_at,
+            updated_at=rule.updated_at,
+            evidence=rule.evidence,
+        )
+
+    # -- workspace paths ------------------------------------------------------ #
+
+    def workspace_path(self, raw: str, field: str) -> Path:
+        """Resolve ``raw`` inside the workspace (following symlinks), or refuse it."""
+        if self.workspace is None:
+            raise InvalidInput(field, "there is no workspace folder to write into")
+        candidate = Path(raw).expanduser()
+        if not candidate.is_absolute():
+            candidate = self.workspace / candidate
+        resolved = candidate.resolve()
+        try:
+            resolved.relative_to(self.workspace)
+        except ValueError:
+            raise InvalidInput(
+                field, f"{raw!r} is outside the workspace folder {self.workspace}"
+            ) from None
+        return resolved
+
+    def file_from_uri(self, uri: str, field: str = "uri") -> Path:
+        path = uri_to_path(uri)
+        if self.workspace is None or self.tracker is None:
+            raise InvalidInput(field, "there is no workspace folder")
+        if not self.tracker.inside(path):
+            raise InvalidInput(field, f"{uri[:200]!r} is outside the workspace folder")
+        return path
+
+    # -- commands -------------------------------------------------------------- #
+
+    def execute(self, command: str, argument: object) -> Any:
+        """Run one protocol command: validate, call the brain, return JSON-ready data."""
+        from comodor.commands import COMMANDS
+
+        entry = COMMANDS.get(command)
+        if entry is None:
+            raise InvalidInput("command", f"unknown command {command!r}")
+        params = protocol.structure(argument, entry.params)
+        return protocol.unstructure(entry.run(self, params))
+
+    # -- lifecycle ----------------------------------------------------------- #
+
+    def close(self) -> None:
+        started = time.monotonic()
+        if self.reflection is not None:
+            try:
+                self.reflection.stop(0.5)
+            except Exception:
+                log.exception("stopping reflection failed")
+        self.engine.close()
+        log.debug("closed in %.0f ms", (time.monotonic() - started) * 1000)
+
+
+def redacted(text: str) -> str:
+    """Shared by hosts that log user text."""
+    return redact(text)

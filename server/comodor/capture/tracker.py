@@ -1,0 +1,235 @@
+"""Who wrote what: telling agent writes from editor saves, and saves from corrections.
+
+The tracker keeps, per file, the last text it knows (from the editor, from a
+save, from disk) and the texts of recent editor saves. With those it classifies
+every change:
+
+* a disk change whose text equals a recent ``didSave`` of the file is the
+  editor's own save, not an agent;
+* a disk change during a version-control operation is git's, not an agent's;
+* any other disk change inside the workspace is an **agent write**, and so is
+  ``comodor.agentEdit``: both are checkpointed (text before and after);
+* a save (or disk change) that restores the text from before an agent write is
+  an **undo**; so is deleting a file the agent created;
+* any other save of a file whose agent write is younger than the correction
+  window is a **correction**, analysed on the changed lines only.
+
+Each correction is counted once: after a save, the next save of the same file
+is compared with that save, not with the agent's text again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import attrs
+
+from comodor.brain.blobs import text_hash
+from comodor.brain.engine import LearningEngine
+from comodor.brain.models import Rule
+from comodor.brain.redact import redact
+from comodor.capture.conventions import analyse_correction, language_of
+
+if TYPE_CHECKING:
+    from comodor.capture.watcher import FileChange
+
+log = logging.getLogger(__name__)
+
+RECENT_SAVE_S = 10.0
+"""A disk change this soon after a save with the same text is the editor's own write."""
+
+
+@attrs.frozen
+class SaveOutcome:
+    """What one save meant."""
+
+    kind: str
+    """``correction``, ``undo``, ``unchanged`` or ``none`` (no agent write to compare with)."""
+    rule_keys: tuple[str, ...] = ()
+    new_rules: tuple[Rule, ...] = ()
+    logic_change: bool = False
+
+
+def _read_text(path: Path, max_bytes: int) -> str | None:
+    try:
+        if path.stat().st_size > max_bytes:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"\0" in data[:8192]:
+        return None
+    return data.decode("utf-8", errors="replace")
+
+
+class CaptureTracker:
+    """Classifies workspace activity into agent writes, corrections and undos."""
+
+    def __init__(
+        self,
+        engine: LearningEngine,
+        root: Path,
+        *,
+        max_file_bytes: int = 2_000_000,
+        is_ignored: Callable[[Path], bool] = lambda path: False,
+    ) -> None:
+        self.engine = engine
+        self.root = root.resolve()
+        self.max_file_bytes = max_file_bytes
+        self.is_ignored = is_ignored
+        self._known: dict[str, str] = {}
+        """path -> hash of the last text we know the file had"""
+        self._known_text: dict[str, str] = {}
+        self._saves: dict[str, tuple[str, float]] = {}
+        """path -> (hash, time) of the last editor save"""
+        self._lock = threading.RLock()
+
+    # -- paths -------------------------------------------------------------- #
+
+    def key(self, path: Path | str) -> str:
+        """Workspace-relative POSIX path: the identity of a file across moves of the folder."""
+        resolved = Path(path).resolve()
+        try:
+            return resolved.relative_to(self.root).as_posix()
+        except ValueError:
+            return resolved.as_posix()
+
+    def inside(self, path: Path | str) -> bool:
+        try:
+            Path(path).resolve().relative_to(self.root)
+        except ValueError:
+            return False
+        return True
+
+    # -- what the editor tells us --------------------------------------------- #
+
+    def did_open(self, path: Path, text: str) -> None:
+        """Remember the text as the file's baseline (unless an agent write is newer)."""
+        with self._lock:
+            key = self.key(path)
+            self._known[key] = text_hash(text)
+            self._known_text[key] = text
+
+    def agent_edit(self, path: Path, text: str | None = None) -> int:
+        """An agent says it wrote ``text`` (default: what is on disk now) to ``path``."""
+        if text is None:
+            text = _read_text(path, self.max_file_bytes)
+            if text is None:
+                text = ""
+        with self._lock:
+            key = self.key(path)
+            before = self._known_text.get(key)
+            if before is None and self._known.get(key) is None:
+                previous = self.engine.store.last_agent_write(self.engine.project_scope, key)
+                before = self.engine.blobs.get(previous.after_hash) if previous else None
+            write_id = self.engine.record_agent_write(key, before, text)
+            self._remember(key, text)
+            return write_id
+
+    def did_save(self, path: Path, text: str) -> SaveOutcome:
+        """The editor saved ``text``: maybe a correction or an undo of an agent write."""
+        with self._lock:
+            key = self.key(path)
+            digest = text_hash(text)
+            self._saves[key] = (digest, time.monotonic())
+            outcome = self._judge(key, text, digest)
+            self._remember(key, text)
+            return outcome
+
+    # -- what the disk tells us ------------------------------------------------ #
+
+    def on_disk_changes(self, changes: Sequence[FileChange]) -> None:
+        """A batch from the watcher (its own thread): agent writes, undos, git."""
+        for change in changes:
+            try:
+                self._on_disk_change(change)
+            except Exception:
+                log.exception("could not classify the change of %s", change.path)
+
+    def _on_disk_change(self, change: FileChange) -> None:
+        if not self.inside(change.path) or self.is_ignored(change.path):
+            return
+        with self._lock:
+            key = self.key(change.path)
+            if change.kind == "deleted":
+                self._on_deleted(key)
+                return
+            text = _read_text(change.path, self.max_file_bytes)
+            if text is None:
+                return
+            digest = text_hash(text)
+            if digest == self._known.get(key):
+                return  # nothing new (our own save, or an event we have seen)
+            saved = self._saves.get(key)
+            if (
+                saved is not None
+                and saved[0] == digest
+                and (time.monotonic() - saved[1] < RECENT_SAVE_S)
+            ):
+                self._remember(key, text)
+                return
+            write = self.engine.store.last_agent_write(self.engine.project_scope, key)
+            if write is not None and write.status != "undone" and write.before_hash == digest:
+                self._undo(key, write.id, write.episode_id)
+                self._remember(key, text)
+                return
+            if change.vcs:
+                self._remember(key, text)  # git's doing: a new baseline, not an agent
+                return
+            before = self._known_text.get(key)
+            if before is None and change.kind == "created":
+                before = None
+            elif before is None and write is not None:
+                before = self.engine.blobs.get(write.after_hash)
+            self.engine.record_agent_write(key, before, text)
+            self._remember(key, text)
+
+    def _on_deleted(self, key: str) -> None:
+        write = self.engine.store.last_agent_write(self.engine.project_scope, key)
+        if write is not None and write.created and write.status == "open":
+            self._undo(key, write.id, write.episode_id)
+        self._known.pop(key, None)
+        self._known_text.pop(key, None)
+
+    # -- judging a save ----------------------------------------------------------- #
+
+    def _remember(self, key: str, text: str) -> None:
+        self._known[key] = text_hash(text)
+        self._known_text[key] = text
+
+    def _undo(self, key: str, write_id: int, episode_id: int | None) -> None:
+        self.engine.store.update_agent_write(write_id, status="undone")
+        self.engine.record_undo(key, episode_id)
+
+    def _judge(self, key: str, text: str, digest: str) -> SaveOutcome:
+        engine = self.engine
+        write = engine.store.last_agent_write(engine.project_scope, key)
+        if write is None or write.status == "undone":
+            return SaveOutcome("none")
+        window_s = engine.settings.correction_window_minutes * 60.0
+        if time.time() - write.created_at > window_s:
+            return SaveOutcome("none")
+        if write.before_hash and digest == write.before_hash:
+            self._undo(key, write.id, write.episode_id)
+            return SaveOutcome("undo")
+        if digest in (write.last_hash, write.after_hash) and write.last_hash == digest:
+            return SaveOutcome("unchanged")
+        previous = engine.blobs.get(write.last_hash) or engine.blobs.get(write.after_hash)
+        if previous is None:
+            return SaveOutcome("none")
+        baseline = engine.blobs.get(write.before_hash) if write.before_hash else None
+        analysis = analyse_correction(previous, redact(text), language_of(key), baseline=baseline)
+        engine.store.update_agent_write(write.id, status="corrected", last_hash=digest)
+        engine.blobs.put(text)
+        if not analysis.changed_lines:
+            return SaveOutcome("unchanged")
+        keys = tuple(vote.key for vote in analysis.votes)
+        new_rules = engine.record_correction(
+            key, analysis.votes, analysis.diff, write.episode_id, rule_keys=keys
+        )
+        return SaveOutcome("correction", keys, tuple(new_rules), analysis.logic_change)

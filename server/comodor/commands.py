@@ -1,0 +1,295 @@
+"""The protocol's commands, each a few lines from typed params to a brain call.
+
+One table, :data:`COMMANDS`, maps every ``comodor.*`` command to its params
+class and its implementation. The language server registers every entry, the
+MCP server calls the same entries, and ``schemas/`` is generated from the same
+classes, so the three can never drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from comodor import protocol as p
+from comodor.brain.errors import InvalidInput
+from comodor.brain.models import Message
+
+if TYPE_CHECKING:
+    from comodor.app import ComodorApp
+
+
+@attrs.frozen
+class Command:
+    name: str
+    params: type[Any]
+    result: type[Any]
+    run: Callable[[ComodorApp, Any], Any]
+    summary: str
+
+
+def _teach(app: ComodorApp, params: p.TeachParams) -> p.LessonResult:
+    lesson = app.engine.teach(params.text, kind=params.kind, pinned=params.pinned)
+    return p.LessonResult(app.lesson_object(lesson))
+
+
+def _teach_rule(app: ComodorApp, params: p.TeachRuleParams) -> p.RuleResult:
+    return p.RuleResult(app.rule_object(app.engine.teach_rule(params.statement)))
+
+
+def _forget(app: ComodorApp, params: p.IdParams) -> p.RemovedResult:
+    return p.RemovedResult(app.engine.forget(params.id))
+
+
+def _forget_rule(app: ComodorApp, params: p.IdParams) -> p.RemovedResult:
+    return p.RemovedResult(app.engine.forget_rule(params.id))
+
+
+def _pin(app: ComodorApp, params: p.PinParams) -> p.OkResult:
+    return p.OkResult(app.engine.pin(params.id, params.pinned))
+
+
+def _set_rule(app: ComodorApp, params: p.SetRuleParams) -> p.OkResult:
+    return p.OkResult(app.engine.set_rule(params.id, pinned=params.pinned, active=params.active))
+
+
+def _lessons(app: ComodorApp, params: p.LessonsParams) -> p.LessonsResult:
+    found = app.engine.search(params.query, params.limit)
+    return p.LessonsResult([app.lesson_object(lesson) for lesson in found])
+
+
+def _rules(app: ComodorApp, params: p.RulesParams) -> p.RulesResult:
+    rules = app.engine.all_rules()
+    if not params.include_unconfident:
+        rules = [rule for rule in rules if rule.confident]
+    return p.RulesResult([app.rule_object(rule) for rule in rules])
+
+
+def _playbook(app: ComodorApp, params: p.PlaybookParams) -> p.PlaybookResult:
+    playbook = app.engine.playbook(params.query, params.max_tokens)
+    return p.PlaybookResult(
+        text=playbook.text,
+        lessons=[app.lesson_object(lesson) for lesson in playbook.lessons],
+        rules=[app.rule_object(rule) for rule in playbook.rules],
+        prefetched=playbook.prefetched,
+        tokens=playbook.tokens,
+    )
+
+
+def _begin_task(app: ComodorApp, params: p.BeginTaskParams) -> p.BeginTaskResult:
+    task = app.engine.begin_task(params.goal)
+    return p.BeginTaskResult(
+        task_id=task.id,
+        text=task.playbook.text,
+        lessons=[app.lesson_object(lesson) for lesson in task.playbook.lessons],
+        rules=[app.rule_object(rule) for rule in task.playbook.rules],
+        prefetched=task.playbook.prefetched,
+    )
+
+
+def _end_task(app: ComodorApp, params: p.EndTaskParams) -> p.EndTaskResult:
+    messages = [
+        Message(role=m.role, name=m.name, content=m.content, is_error=m.is_error)
+        for m in params.messages
+    ]
+    episode_id = app.engine.end_task(
+        params.task_id,
+        params.success,
+        stopped=params.stopped,
+        steps=params.steps,
+        elapsed=params.elapsed,
+        approvals=params.approvals,
+        tokens=params.tokens,
+        messages=messages,
+    )
+    return p.EndTaskResult(episode_id)
+
+
+def _feedback(app: ComodorApp, params: p.FeedbackParams) -> p.FeedbackResult:
+    return p.FeedbackResult(app.engine.feedback(params.good, params.note, params.task_id))
+
+
+def _denied(app: ComodorApp, params: p.DeniedParams) -> p.RulesResult:
+    rules = app.engine.on_denied(params.tool, params.subject, params.reason)
+    return p.RulesResult([app.rule_object(rule) for rule in rules])
+
+
+def _agent_edit(app: ComodorApp, params: p.AgentEditParams) -> p.OkResult:
+    path = app.file_from_uri(params.uri)
+    if params.text is not None and len(params.text) > app.settings.watch.max_file_bytes:
+        raise InvalidInput("text", "is larger than watch.maxFileBytes")
+    assert app.tracker is not None  # file_from_uri guarantees a workspace
+    app.tracker.agent_edit(path, params.text)
+    return p.OkResult(True)
+
+
+def _undo(app: ComodorApp, params: p.UndoParams) -> p.UndoResult:
+    assert app.workspace is not None or not params.uris
+    keys = []
+    for position, uri in enumerate(params.uris):
+        path = app.file_from_uri(uri, f"uris[{position}]")
+        assert app.tracker is not None
+        keys.append(app.tracker.key(path))
+    return p.UndoResult(app.engine.on_undo(keys))
+
+
+def _export_rules(app: ComodorApp, params: p.ExportRulesParams) -> p.PathResult:
+    raw = params.path if params.path is not None else ".comodor/house-rules.md"
+    target = app.workspace_path(raw, "path")
+    return p.PathResult(str(app.engine.export_rules(target)))
+
+
+def _progress(app: ComodorApp, params: p.NoParams) -> p.ProgressResult:
+    del params
+    progress = app.engine.progress()
+    return p.ProgressResult(
+        episodes=progress.episodes,
+        headline=progress.headline(),
+        enough_data=progress.enough_data,
+        success_rate=round(progress.success_rate, 4),
+        early_success_rate=round(progress.early_success_rate, 4),
+        lessons=progress.lessons,
+        rules_active=progress.rules_active,
+        series=[
+            p.SeriesObject(
+                key=series.key,
+                label=series.label,
+                values=list(series.values),
+                change=round(series.change, 2),
+                improving=series.improving,
+                sparkline=series.sparkline(),
+            )
+            for series in progress.series
+        ],
+    )
+
+
+def _stats(app: ComodorApp, params: p.NoParams) -> p.StatsResult:
+    del params
+    stats = app.engine.stats()
+    return p.StatsResult(
+        lessons=stats.lessons,
+        rules=stats.rules,
+        confident_rules=stats.confident_rules,
+        episodes=stats.episodes,
+        agent_writes=stats.agent_writes,
+        corrections=stats.corrections,
+        undos=stats.undos,
+        scope=stats.scope,
+        brain_path=stats.brain_path,
+    )
+
+
+def _consolidate(app: ComodorApp, params: p.NoParams) -> p.ConsolidateResult:
+    del params
+    return p.ConsolidateResult(app.engine.consolidate())
+
+
+COMMANDS: dict[str, Command] = {
+    command.name: command
+    for command in (
+        Command(
+            "comodor.teach",
+            p.TeachParams,
+            p.LessonResult,
+            _teach,
+            "Teach a lesson (pinned by default).",
+        ),
+        Command(
+            "comodor.teachRule",
+            p.TeachRuleParams,
+            p.RuleResult,
+            _teach_rule,
+            "Teach a house rule; confident at once.",
+        ),
+        Command("comodor.forget", p.IdParams, p.RemovedResult, _forget, "Forget a lesson."),
+        Command(
+            "comodor.forgetRule", p.IdParams, p.RemovedResult, _forget_rule, "Forget a house rule."
+        ),
+        Command("comodor.pin", p.PinParams, p.OkResult, _pin, "Pin or unpin a lesson."),
+        Command(
+            "comodor.setRule",
+            p.SetRuleParams,
+            p.OkResult,
+            _set_rule,
+            "Pin, unpin, enable or disable a house rule.",
+        ),
+        Command(
+            "comodor.lessons",
+            p.LessonsParams,
+            p.LessonsResult,
+            _lessons,
+            "Search lessons (newest first without a query).",
+        ),
+        Command("comodor.rules", p.RulesParams, p.RulesResult, _rules, "List house rules."),
+        Command(
+            "comodor.playbook",
+            p.PlaybookParams,
+            p.PlaybookResult,
+            _playbook,
+            "The playbook an assistant would get for a request.",
+        ),
+        Command(
+            "comodor.beginTask",
+            p.BeginTaskParams,
+            p.BeginTaskResult,
+            _begin_task,
+            "Begin a task: recall, and remember what was recalled.",
+        ),
+        Command(
+            "comodor.endTask",
+            p.EndTaskParams,
+            p.EndTaskResult,
+            _end_task,
+            "End a task: record it and credit what was recalled.",
+        ),
+        Command(
+            "comodor.feedback",
+            p.FeedbackParams,
+            p.FeedbackResult,
+            _feedback,
+            "This helped / this didn't: credit a task's lessons.",
+        ),
+        Command(
+            "comodor.denied", p.DeniedParams, p.RulesResult, _denied, "The user denied a tool call."
+        ),
+        Command(
+            "comodor.agentEdit",
+            p.AgentEditParams,
+            p.OkResult,
+            _agent_edit,
+            "An agent wrote a file.",
+        ),
+        Command(
+            "comodor.undo",
+            p.UndoParams,
+            p.UndoResult,
+            _undo,
+            "Mark the last agent write of files as undone.",
+        ),
+        Command(
+            "comodor.exportRules",
+            p.ExportRulesParams,
+            p.PathResult,
+            _export_rules,
+            "Export the confident house rules as Markdown.",
+        ),
+        Command(
+            "comodor.progress",
+            p.NoParams,
+            p.ProgressResult,
+            _progress,
+            "Whether the assistant is getting better.",
+        ),
+        Command("comodor.stats", p.NoParams, p.StatsResult, _stats, "Counts for this project."),
+        Command(
+            "comodor.consolidate",
+            p.NoParams,
+            p.ConsolidateResult,
+            _consolidate,
+            "Forget lessons that decayed below the minimum confidence.",
+        ),
+    )
+}

@@ -1,0 +1,73 @@
+"""Hover: the house rules that apply to this document, with their evidence.
+
+Answered on the event loop straight from the engine's in-memory rule cache: no
+SQLite, no file I/O, so it stays well under a millisecond whatever the brain
+holds.
+"""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+from lsprotocol import types
+
+from comodor.brain.models import Rule
+from comodor.capture.conventions import language_of
+from comodor.lsp.server import ComodorServer
+
+LANGUAGE_IDS = {
+    "python": "python",
+    "typescript": "typescript",
+    "typescriptreact": "typescript",
+    "javascript": "javascript",
+    "javascriptreact": "javascript",
+}
+
+
+def document_language(ls: ComodorServer, uri: str) -> str | None:
+    """The Comodor language of a document: from the editor's language id, else the name."""
+    document = ls.workspace.text_documents.get(uri)
+    language_id: str | None = document.language_id if document is not None else None
+    if language_id:
+        return LANGUAGE_IDS.get(language_id, str(language_id))
+    return language_of(uri)
+
+
+def _command_link(title: str, command: str, argument: dict[str, object]) -> str:
+    return f"[{title}](command:{command}?{quote(json.dumps([argument]))})"
+
+
+def render(rules: list[Rule], *, command_links: bool) -> str:
+    lines = ["**House rules**", ""]
+    for rule in rules:
+        line = f"- {rule.statement} — *{rule.evidence}*"
+        if command_links:
+            pin = "Unpin" if rule.pinned else "Pin"
+            line += " " + " · ".join(
+                [
+                    _command_link("Forget", "comodor.forgetRule", {"id": rule.id}),
+                    _command_link(
+                        pin, "comodor.setRule", {"id": rule.id, "pinned": not rule.pinned}
+                    ),
+                ]
+            )
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def register(server: ComodorServer) -> None:
+    @server.feature(types.TEXT_DOCUMENT_HOVER)
+    def hover(ls: ComodorServer, params: types.HoverParams) -> types.Hover | None:
+        app = ls.app
+        if app is None:
+            return None
+        rules = app.engine.active_rules(document_language(ls, params.text_document.uri))
+        if not rules:
+            return None
+        return types.Hover(
+            contents=types.MarkupContent(
+                kind=types.MarkupKind.Markdown,
+                value=render(rules, command_links=ls.command_links),
+            )
+        )
