@@ -179,6 +179,7 @@ def _stats(app: ComodorApp, params: p.NoParams) -> p.StatsResult:
         undos=stats.undos,
         scope=stats.scope,
         brain_path=stats.brain_path,
+        prefetch_ready=stats.prefetch_ready,
     )
 
 

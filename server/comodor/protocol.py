@@ -299,6 +299,8 @@ class StatsResult:
     undos: int
     scope: str
     brain_path: str
+    prefetch_ready: int = 0
+    """Added to the spec: recalls computed ahead and not yet used."""
 
 
 @attrs.frozen

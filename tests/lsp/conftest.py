@@ -64,6 +64,7 @@ async def client(
 ) -> AsyncIterator[None]:
     result = await lsp_client.initialize_session(initialize_params(request.param, workspace))
     lsp_client.init_result = result  # type: ignore[attr-defined]
+    lsp_client.kind = request.param  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()
 

@@ -67,6 +67,11 @@ class Session:
         self.versions: dict[str, int] = {}
 
     @property
+    def kind(self) -> str:
+        """Which editor this client plays: ``vscode`` or ``neovim``."""
+        return self.client.kind  # type: ignore[attr-defined,no-any-return]
+
+    @property
     def memory(self) -> list[dict[str, Any]]:
         return self.client.memory  # type: ignore[attr-defined,no-any-return]
 

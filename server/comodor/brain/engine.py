@@ -167,6 +167,8 @@ class Stats:
     undos: int
     scope: str
     brain_path: str
+    prefetch_ready: int = 0
+    """Requests whose recall is already computed (drafts and documents being edited)."""
 
 
 def _require_text(field: str, value: object, *, max_chars: int, allow_empty: bool = False) -> str:
@@ -1041,6 +1043,7 @@ class LearningEngine:
             undos=self.store.count_signals(self.project_scope, "undo"),
             scope=self.project_scope,
             brain_path=str(self.store.path),
+            prefetch_ready=len(self._prefetched),
         )
 
     def progress(self) -> Progress:

@@ -1,0 +1,164 @@
+"""Bad input: InvalidParams naming the field, the server stays up, nothing is written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from comodor.commands import COMMANDS
+from tests.lsp.session import Session
+
+HUGE = "x" * 10_000_000
+
+CASES: list[Any] = [
+    pytest.param("comodor.teach", [{}], "text", id="missing-field"),
+    pytest.param("comodor.teach", [{"text": 42}], "text", id="wrong-type"),
+    pytest.param("comodor.teach", [{"text": HUGE}], "text", id="10mb-string"),
+    pytest.param("comodor.teach", [{"text": "a: b", "kind": "gossip"}], "kind", id="bad-enum"),
+    pytest.param("comodor.teach", [], "argument", id="no-argument"),
+    pytest.param("comodor.teach", ["just a string"], "argument", id="not-an-object"),
+    pytest.param("comodor.teach", [{"text": "a"}, {"text": "b"}], "argument", id="two-arguments"),
+    pytest.param("comodor.forget", [{"id": "3"}], "id", id="id-as-string"),
+    pytest.param("comodor.forget", [{"id": True}], "id", id="id-as-bool"),
+    pytest.param("comodor.playbook", [{"query": HUGE}], "query", id="huge-query"),
+    pytest.param("comodor.beginTask", [{"goal": ""}], "goal", id="empty-goal"),
+    pytest.param("comodor.endTask", [{"taskId": 1}], "success", id="end-missing-success"),
+    pytest.param("comodor.endTask", [{"taskId": 99, "success": True}], "taskId", id="unknown-task"),
+    pytest.param(
+        "comodor.endTask",
+        [{"taskId": 1, "success": True, "messages": [{"role": "robot"}]}],
+        "messages[0].role",
+        id="bad-message-role",
+    ),
+    pytest.param(
+        "comodor.endTask",
+        [{"taskId": 1, "success": True, "messages": [{"role": "tool", "isError": "yes"}]}],
+        "messages[0].isError",
+        id="bad-nested-type",
+    ),
+    pytest.param(
+        "comodor.agentEdit", [{"uri": "http://example.com/a.py"}], "uri", id="not-a-file-uri"
+    ),
+    pytest.param(
+        "comodor.agentEdit", [{"uri": "file:///etc/passwd"}], "uri", id="outside-workspace"
+    ),
+    pytest.param("comodor.undo", [{"uris": "file:///a"}], "uris", id="uris-not-a-list"),
+    pytest.param("comodor.setRule", [{"id": 1, "active": "no"}], "active", id="flag-not-bool"),
+    pytest.param("comodor.lessons", [{"limit": 0}], "limit", id="zero-limit"),
+]
+
+
+async def snapshot(session: Session) -> dict[str, Any]:
+    stats = await session.command("comodor.stats")
+    lessons = await session.command("comodor.lessons")
+    rules = await session.command("comodor.rules")
+    return {"stats": stats, "lessons": lessons, "rules": rules}
+
+
+@pytest.mark.parametrize(("command", "arguments", "field"), CASES)
+async def test_bad_input_is_invalid_params_naming_the_field_and_writes_nothing(
+    session: Session, command: str, arguments: list[Any], field: str
+) -> None:
+    await session.command("comodor.teach", {"text": "existing: must survive"})
+    await session.command("comodor.beginTask", {"goal": "an open task"})
+    before = await snapshot(session)
+    error = await session.command_error(command, arguments)
+    assert error.code == -32602
+    assert field in str(error)
+    assert await snapshot(session) == before
+
+
+async def test_unknown_fields_are_ignored(session: Session) -> None:
+    result = await session.command("comodor.teach", {"text": "a: b", "colour": "blue"})
+    assert result["lesson"]["guidance"] == "b"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=40),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=12), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+FIELDS = sorted(
+    {
+        "text",
+        "kind",
+        "pinned",
+        "id",
+        "query",
+        "goal",
+        "taskId",
+        "success",
+        "messages",
+        "uri",
+        "uris",
+        "good",
+        "tool",
+        "subject",
+        "path",
+        "limit",
+        "maxTokens",
+        "statement",
+        "active",
+        "stopped",
+        "steps",
+        "note",
+    }
+)
+PAYLOAD = st.one_of(
+    JSON,
+    st.dictionaries(st.sampled_from(FIELDS), JSON, max_size=5),
+)
+
+
+@pytest.mark.slow
+async def test_1000_fuzzed_payloads_each_get_an_answer_and_the_server_stays_up(
+    session: Session,
+) -> None:
+    answers = {"ok": 0, "invalid": 0}
+    writing = {
+        "comodor.teach",
+        "comodor.teachRule",
+        "comodor.beginTask",
+        "comodor.endTask",
+        "comodor.denied",
+        "comodor.feedback",
+        "comodor.agentEdit",
+        "comodor.undo",
+        "comodor.exportRules",
+        "comodor.forget",
+        "comodor.forgetRule",
+        "comodor.pin",
+        "comodor.setRule",
+        "comodor.consolidate",
+    }
+    payloads: list[tuple[str, Any]] = []
+
+    @settings(
+        max_examples=1000, database=None, suppress_health_check=list(HealthCheck), deadline=None
+    )
+    @given(st.sampled_from(sorted(COMMANDS)), PAYLOAD)
+    def collect(command: str, payload: Any) -> None:
+        payloads.append((command, payload))
+
+    collect()
+    for command, payload in payloads:
+        before = await session.command("comodor.stats") if command in writing else None
+        try:
+            await session.client.workspace_execute_command_async(
+                __import__("lsprotocol.types", fromlist=["x"]).ExecuteCommandParams(
+                    command=command, arguments=[payload]
+                )
+            )
+            answers["ok"] += 1
+        except Exception as error:
+            assert getattr(error, "code", None) == -32602, (command, payload, error)
+            answers["invalid"] += 1
+            if before is not None:
+                assert await session.command("comodor.stats") == before, (command, payload)
+    assert answers["ok"] + answers["invalid"] == len(payloads) >= 1000
+    assert (await session.command("comodor.stats"))["scope"].startswith("project:")
