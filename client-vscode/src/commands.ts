@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { lessonDescription, lessonText, ruleDescription, truncate } from './format';
 import type { ComodorServer } from './languageServer';
 import type { MemoryNotifications } from './notifications';
+import { openSetting } from './openSetting';
 import type { PlaybookDocuments } from './playbookDocument';
 import type { ProgressView } from './progressView';
 import type { Lesson, Rule } from './protocol';
@@ -216,9 +217,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('comodor.ui.feedbackBad', feedback(false)),
     reg('comodor.ui.restartServer', () => server.restart()),
     reg('comodor.ui.showOutput', async () => server.output.show()),
-    reg('comodor.ui.openServerSettings', () =>
-      Promise.resolve(vscode.commands.executeCommand('workbench.action.openSettings', 'comodor.server.path')),
-    ),
+    reg('comodor.ui.openServerSettings', () => openSetting('comodor.server.path')),
     reg('comodor.ui.refresh', async () => deps.refreshViews()),
     reg('comodor.ui.clearCorrections', async () => deps.corrections.clear()),
     reg('comodor.ui.forgetRuleItem', forgetRuleItem),

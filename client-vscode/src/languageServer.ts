@@ -14,6 +14,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { CrashBudget } from './crashBudget';
+import { openSetting } from './openSetting';
 import { MEMORY_NOTIFICATION, MemoryNotification } from './protocol';
 import { selectedInterpreter } from './pythonExtension';
 import { INSTALL_HINT, ServerLaunch, describeLaunch, nodeResolutionDeps, resolveServer } from './serverResolution';
@@ -36,10 +37,24 @@ function serverSettings(scope?: vscode.Uri): Record<string, unknown> {
   return buildServerSettings((key) => config.get(key));
 }
 
+/**
+ * vscode-languageclient pops its own "couldn't create connection to server" toast (with
+ * 'force') when start fails. We explain start failures ourselves, with the fix, so while a
+ * start is in progress its errors only go to the output channel; once running, its own
+ * notifications are left as they are.
+ */
+class ComodorLanguageClient extends LanguageClient {
+  quietErrors = true;
+
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    super.error(message, data, this.quietErrors ? false : showNotification);
+  }
+}
+
 export class ComodorServer implements vscode.Disposable {
   readonly output: vscode.OutputChannel;
   readonly api: ServerApi;
-  private client: LanguageClient | undefined;
+  private client: ComodorLanguageClient | undefined;
   private launch: ServerLaunch | undefined;
   private stateValue: ServerState = 'stopped';
   private everRunning = false;
@@ -116,6 +131,7 @@ export class ComodorServer implements vscode.Disposable {
     this.setState('starting');
     this.everRunning = false;
     const configured = vscode.workspace.getConfiguration('comodor').get<string>('server.path');
+    this.output.appendLine(`${vscode.env.appName} ${vscode.version}${vscode.env.remoteName ? ` (remote: ${vscode.env.remoteName})` : ''}`);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
     const resolution = await resolveServer(nodeResolutionDeps(configured, () => selectedInterpreter(folder)));
     this.output.appendLine(`Looking for the Comodor server:\n  ${resolution.tried.join('\n  ')}`);
@@ -145,17 +161,18 @@ export class ComodorServer implements vscode.Disposable {
       return false; // stopped or restarted while starting
     }
     this.everRunning = true;
+    client.quietErrors = false;
     this.setState('running');
     return true;
   }
 
-  private createClient(launch: ServerLaunch): LanguageClient {
+  private createClient(launch: ServerLaunch): ComodorLanguageClient {
     const serverOptions: ServerOptions = {
       command: launch.command,
       args: launch.args,
       transport: TransportKind.stdio, // the client appends `--stdio`; the server accepts it
     };
-    let client: LanguageClient | undefined = undefined;
+    let client: ComodorLanguageClient | undefined = undefined;
     const clientOptions: LanguageClientOptions = {
       // Every file: house rules and corrections are not tied to one language.
       documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
@@ -191,8 +208,10 @@ export class ComodorServer implements vscode.Disposable {
         return false; // no retry loop; doStart reports it
       },
       errorHandler: {
+        // While starting, a dead server shows up as write errors (EPIPE) before the close;
+        // let the close handler and doStart report it once instead of shutting down twice.
         error: (_error, _message, count) =>
-          count !== undefined && count <= 3
+          !this.everRunning || (count !== undefined && count <= 3)
             ? { action: ErrorAction.Continue, handled: true }
             : { action: ErrorAction.Shutdown, handled: true },
         closed: () => {
@@ -209,7 +228,7 @@ export class ComodorServer implements vscode.Disposable {
         },
       },
     };
-    client = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    client = new ComodorLanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
     client.onNotification(MEMORY_NOTIFICATION, (params: MemoryNotification) => {
       if (params && typeof params.action === 'string') {
         this.memoryEmitter.fire(params);
@@ -250,7 +269,7 @@ export class ComodorServer implements vscode.Disposable {
 
   private handleErrorChoice(choice: string | undefined): void {
     if (choice === 'Open Settings') {
-      void vscode.commands.executeCommand('workbench.action.openSettings', 'comodor.server.path');
+      void openSetting('comodor.server.path');
     } else if (choice === 'Show Output') {
       this.output.show(true);
     }
