@@ -24,6 +24,8 @@ export function contentSecurityPolicy(cspSource: string): string {
 const W = 360;
 const H = 96;
 const PAD = 8;
+/** Room left of the plot for the min/max labels, so they never sit on the first point. */
+const LEFT = 36;
 
 function fmt(n: number): string {
   return (Math.round(n * 10) / 10).toString();
@@ -59,7 +61,8 @@ export function renderSeriesSvg(s: Series): string {
   const min = Math.min(...values);
   const max = Math.max(...values);
   const span = max - min;
-  const x = (i: number) => (values.length === 1 ? W / 2 : PAD + (i * (W - 2 * PAD)) / (values.length - 1));
+  const x = (i: number) =>
+    values.length === 1 ? (LEFT + W - PAD) / 2 : LEFT + (i * (W - LEFT - PAD)) / (values.length - 1);
   const y = (v: number) => (span === 0 ? H / 2 : PAD + ((max - v) * (H - 2 * PAD)) / span);
   const pts = values.map((v, i) => `${fmt(x(i))},${fmt(y(v))}`).join(' ');
   const color = seriesColor(s.improving);
@@ -74,12 +77,12 @@ export function renderSeriesSvg(s: Series): string {
   return (
     `<svg class="chart" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="${desc}">` +
     `<title>${desc}</title>` +
-    `<line class="axis" x1="${PAD}" y1="${H - PAD}" x2="${W - PAD}" y2="${H - PAD}"/>` +
+    `<line class="axis" x1="${LEFT}" y1="${H - PAD}" x2="${W - PAD}" y2="${H - PAD}"/>` +
     area +
     (values.length > 1 ? `<polyline points="${pts}" fill="none" stroke="${color}" stroke-width="2"/>` : '') +
     dots +
-    `<text x="${PAD}" y="${PAD + 4}" class="tick">${escapeHtml(fmt(max))}</text>` +
-    `<text x="${PAD}" y="${H - PAD - 4}" class="tick">${escapeHtml(fmt(min))}</text>` +
+    `<text x="${LEFT - 6}" y="${PAD + 4}" text-anchor="end" class="tick">${escapeHtml(fmt(max))}</text>` +
+    `<text x="${LEFT - 6}" y="${H - PAD}" text-anchor="end" class="tick">${escapeHtml(fmt(min))}</text>` +
     `</svg>`
   );
 }

@@ -59,11 +59,11 @@ test('honest empty state: the server headline, dashes for unknown rates, no fake
 
 test('series charts handle empty, single and flat series', () => {
   assert.match(renderSeriesSvg(series({ values: [] })), /No data for Steps per task yet/);
-  assert.match(renderSeriesSvg(series({ values: [3] })), /<circle cx="180" cy="48"/);
+  assert.match(renderSeriesSvg(series({ values: [3] })), /<circle cx="194" cy="48"/);
   const flat = renderSeriesSvg(series({ values: [2, 2, 2] }));
-  assert.match(flat, /points="8,48 180,48 352,48"/);
+  assert.match(flat, /points="36,48 194,48 352,48"/);
   const svg = renderSeriesSvg(series({ values: [0, 10] }));
-  assert.match(svg, /points="8,88 352,8"/); // higher value drawn higher
+  assert.match(svg, /points="36,88 352,8"/); // higher value drawn higher
   assert.match(renderSeriesSvg(series({ values: [1, NaN, 2] })), /aria-label="Steps per task: 1, 2"/);
 });
 

@@ -75,6 +75,62 @@ def test_extension_activates_and_explains_a_server_that_cannot_start(
     print(f"[e2e-vscode] {case}: {time.monotonic() - t0:.1f}s (launch {vs.timings})", file=sys.stderr)
 
 
+def test_extension_ui_against_a_scripted_server(tmp_path: Path, vscode_factory: Callable[..., VSCodeSession]) -> None:
+    """The extension's side of the scenario against scripted_server.py (canned replies in the
+    protocol's shapes): a taught rule is confirmed, not announced; the learned rule is announced
+    once, reinforcements stay silent; corrections, hover, views and progress render."""
+    exe = tmp_path / "scripted-bin" / "comodor"
+    exe.parent.mkdir()
+    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{Path(__file__).with_name("scripted_server.py")}" "$@"\n')
+    exe.chmod(0o755)
+    t0 = time.monotonic()
+    vs = vscode_factory(settings={"comodor.server.path": str(exe)})
+    ui = vs.ui
+    ui.status_item(re.compile(r"\d+ rules?")).wait_for(state="visible", timeout=60_000)
+
+    ui.run_command("Comodor: Teach a House Rule")
+    ui.answer_input("Use pathlib for file paths.")
+    ui.wait_for_toast("House rule added: Use pathlib for file paths.")
+    ui.status_item("1 rule").wait_for(state="visible")
+    ui.screenshot("rule-taught")
+
+    files = {"greet.py": 'print("hi")\n', "config.py": 'MODE = "debug"\n', "third.py": 'X = "x"\n'}
+    for name, text in files.items():
+        (vs.workspace / name).write_text(text)
+    for name, text in files.items():
+        ui.open_file(name)
+        ui.focus_editor()
+        ui.retype_line(1, text.strip().replace('"', "'"))
+        ui.save()
+        assert (vs.workspace / name).read_text() == text.replace('"', "'")
+    ui.wait_for_toast("Learned: Use single quotes for strings. — from 2 of your corrections")
+    ui.screenshot("learned-toast")
+    time.sleep(1.0)  # the third save re-sent the rule; give a wrong second toast time to show
+    messages = ui.toast_texts()
+    assert sum("Learned:" in m for m in messages) == 1, messages
+    assert not any("pathlib" in m and "Learned" in m for m in messages), messages
+
+    hover = ui.hover_word("X", "House rules")
+    assert hover.locator("strong", has_text="House rules").count() >= 1
+    ui.screenshot("hover")
+    ui.page.keyboard.press("Escape")
+
+    ui.run_command("Comodor: Focus on House Rules View")
+    row = ui.wait_for_tree_row("House Rules", "Use single quotes for strings.")
+    assert "corrections · 100% agree · python" in row.inner_text()
+    ui.wait_for_tree_row("House Rules", "Use pathlib for file paths.")
+    ui.wait_for_tree_row("Recent Corrections", "third.py")
+    ui.status_item("2 rules").wait_for(state="visible")
+    ui.screenshot("views")
+
+    ui.run_command("Comodor: Show Progress")
+    frame = ui.page.frame_locator("iframe.webview.ready").frame_locator("iframe")
+    frame.locator("text=3 tasks recorded — 3 more before a trend means anything").wait_for(state="visible")
+    assert frame.locator("svg.chart").count() == 1
+    ui.screenshot("progress")
+    print(f"[e2e-vscode] scripted server: {time.monotonic() - t0:.1f}s (launch {vs.timings})", file=sys.stderr)
+
+
 @pytest.mark.skipif(
     not _server_importable(),
     reason="the Comodor language server is not there yet (`python -c 'import comodor.lsp.server'` fails)",

@@ -41,7 +41,7 @@ export class CorrectionsView implements vscode.TreeDataProvider<CorrectionEntry>
     }
     const label = uri ? path.basename(uri.path) : entry.uri;
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
-    item.description = `${correctionDescription(entry.action, entry.ruleKeys)} · ${entry.at.toLocaleTimeString()}`;
+    item.description = `${correctionDescription(entry.action, entry.ruleKeys)} · ${entry.at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
     item.tooltip = `${entry.action === 'undo' ? 'Undone' : 'Corrected'}: ${uri ? vscode.workspace.asRelativePath(uri) : entry.uri}`;
     item.iconPath = new vscode.ThemeIcon(entry.action === 'undo' ? 'discard' : 'edit');
     if (uri) {
