@@ -86,7 +86,9 @@ def code_server_bin() -> Path:
         check=False,
     )
     if proc.returncode != 0:
-        pytest.fail(f"scripts/install-vscode-e2e.sh failed ({proc.returncode}):\n{proc.stderr[-3000:]}")
+        pytest.fail(
+            f"scripts/install-vscode-e2e.sh failed ({proc.returncode}):\n{proc.stderr[-3000:]}"
+        )
     binary = Path(proc.stdout.strip().splitlines()[-1])
     _log(f"install-vscode-e2e.sh: {time.monotonic() - start:.1f}s -> {binary}")
     assert binary.exists(), binary
@@ -99,8 +101,21 @@ def extension_vsix() -> Path:
     """Build the .vsix the way a release does (npm run package)."""
     start = time.monotonic()
     if not (CLIENT / "node_modules" / "vscode-languageclient").exists():
-        subprocess.run(["npm", "ci", "--no-audit", "--no-fund"], cwd=CLIENT, check=True, capture_output=True, timeout=600)
-    proc = subprocess.run(["npm", "run", "package"], cwd=CLIENT, capture_output=True, text=True, timeout=600, check=False)
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund"],
+            cwd=CLIENT,
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
+    proc = subprocess.run(
+        ["npm", "run", "package"],
+        cwd=CLIENT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     if proc.returncode != 0:
         pytest.fail(f"npm run package failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
     vsix = CLIENT / "comodor.vsix"
@@ -123,15 +138,19 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def _wait_healthy(port: int, proc: subprocess.Popen[bytes], log: Path, timeout_s: float = 30) -> None:
+def _wait_healthy(
+    port: int, proc: subprocess.Popen[bytes], log: Path, timeout_s: float = 30
+) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if proc.poll() is not None:
-            raise RuntimeError(f"code-server exited ({proc.returncode}):\n{log.read_text()[-3000:]}")
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1) as r:
-                if r.status == 200:
-                    return
+            raise RuntimeError(
+                f"code-server exited ({proc.returncode}):\n{log.read_text()[-3000:]}"
+            )
+        url = f"http://127.0.0.1:{port}/healthz"
+        with contextlib.suppress(OSError), urllib.request.urlopen(url, timeout=1) as r:
+            if r.status == 200:
+                return
         time.sleep(0.1)
     raise RuntimeError(f"code-server not healthy after {timeout_s}s:\n{log.read_text()[-3000:]}")
 
@@ -140,10 +159,8 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     """SIGTERM the whole session (its pgid is its pid), then SIGKILL what is left."""
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGTERM)
-    try:
+    with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        pass
     # Children (file watcher, extension host, language server) may outlive the parent.
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline:
@@ -198,18 +215,34 @@ def vscode_factory(
     ) -> VSCodeSession:
         t0 = time.monotonic()
         root = tmp_path / f"vscode{len(sessions)}"
-        dirs = {name: root / name for name in ("home", "xdg-config", "xdg-data", "xdg-cache", "ud", "ext", "ws", "comodor-home")}
+        dirs = {
+            name: root / name
+            for name in (
+                "home",
+                "xdg-config",
+                "xdg-data",
+                "xdg-cache",
+                "ud",
+                "ext",
+                "ws",
+                "comodor-home",
+            )
+        }
         for d in dirs.values():
             d.mkdir(parents=True)
         workspace = dirs["ws"]
         for rel, text in (files or {}).items():
             (workspace / rel).parent.mkdir(parents=True, exist_ok=True)
             (workspace / rel).write_text(text)
-        _write_json(dirs["ud"] / "User" / "settings.json", {**BASE_USER_SETTINGS, **(settings or {})})
+        _write_json(
+            dirs["ud"] / "User" / "settings.json", {**BASE_USER_SETTINGS, **(settings or {})}
+        )
         if machine_settings:
             _write_json(dirs["ud"] / "Machine" / "settings.json", machine_settings)
 
-        pythonpath = os.pathsep.join(p for p in (str(REPO / "server"), os.environ.get("PYTHONPATH", "")) if p)
+        pythonpath = os.pathsep.join(
+            p for p in (str(REPO / "server"), os.environ.get("PYTHONPATH", "")) if p
+        )
         cs_env = {
             **os.environ,
             "HOME": str(dirs["home"]),
@@ -222,9 +255,19 @@ def vscode_factory(
             **(env or {}),
         }
         subprocess.run(
-            [str(code_server_bin), "--user-data-dir", str(dirs["ud"]), "--extensions-dir", str(dirs["ext"]),
-             "--install-extension", str(extension_vsix)],
-            env=cs_env, check=True, capture_output=True, timeout=120,
+            [
+                str(code_server_bin),
+                "--user-data-dir",
+                str(dirs["ud"]),
+                "--extensions-dir",
+                str(dirs["ext"]),
+                "--install-extension",
+                str(extension_vsix),
+            ],
+            env=cs_env,
+            check=True,
+            capture_output=True,
+            timeout=120,
         )
         t_installed = time.monotonic()
 
@@ -232,11 +275,26 @@ def vscode_factory(
         log = root / "code-server.log"
         with log.open("wb") as out:
             proc = subprocess.Popen(
-                [str(code_server_bin), "--bind-addr", f"127.0.0.1:{port}", "--auth", "none",
-                 "--user-data-dir", str(dirs["ud"]), "--extensions-dir", str(dirs["ext"]),
-                 "--disable-telemetry", "--disable-update-check", "--disable-workspace-trust",
-                 "--disable-getting-started-override", str(workspace)],
-                env=cs_env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                [
+                    str(code_server_bin),
+                    "--bind-addr",
+                    f"127.0.0.1:{port}",
+                    "--auth",
+                    "none",
+                    "--user-data-dir",
+                    str(dirs["ud"]),
+                    "--extensions-dir",
+                    str(dirs["ext"]),
+                    "--disable-telemetry",
+                    "--disable-update-check",
+                    "--disable-workspace-trust",
+                    "--disable-getting-started-override",
+                    str(workspace),
+                ],
+                env=cs_env,
+                stdin=subprocess.DEVNULL,
+                stdout=out,
+                stderr=subprocess.STDOUT,
                 start_new_session=True,  # setsid: its own process group, killed as a whole
             )
         cleanups.append(lambda: _kill_group(proc))
@@ -245,9 +303,19 @@ def vscode_factory(
         browser = playwright_instance.chromium.launch(
             executable_path=CHROMIUM,
             headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync", "--no-first-run"],
-            env={**os.environ, "HOME": str(dirs["home"]), "XDG_CONFIG_HOME": str(dirs["xdg-config"])},
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+            env={
+                **os.environ,
+                "HOME": str(dirs["home"]),
+                "XDG_CONFIG_HOME": str(dirs["xdg-config"]),
+            },
         )
         cleanups.append(browser.close)
         page = browser.new_page(viewport={"width": 1400, "height": 900})
@@ -255,8 +323,13 @@ def vscode_factory(
         page.goto(f"http://127.0.0.1:{port}/?folder={workspace}")
         ui = VSCodeUI(page, ARTIFACTS / request.node.name)
         ui.wait_for_workbench()
-        session = VSCodeSession(ui=ui, workspace=workspace, comodor_home=dirs["comodor-home"], root=root)
-        session.timings = {"install_extension_s": t_installed - t0, "workbench_s": time.monotonic() - t0}
+        session = VSCodeSession(
+            ui=ui, workspace=workspace, comodor_home=dirs["comodor-home"], root=root
+        )
+        session.timings = {
+            "install_extension_s": t_installed - t0,
+            "workbench_s": time.monotonic() - t0,
+        }
         sessions.append(session)
         return session
 

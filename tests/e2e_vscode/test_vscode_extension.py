@@ -6,6 +6,7 @@ scripts/install-vscode-e2e.sh on first use). Screenshots: test-artifacts/vscode/
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import stat
@@ -25,15 +26,30 @@ INSTALL_HINT = "Install with `pip install comodor` or set comodor.server.path."
 
 
 def _server_importable() -> bool:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (str(REPO / "server"), os.environ.get("PYTHONPATH", "")) if p)}
-    return subprocess.run([sys.executable, "-c", "import comodor.lsp.server"], env=env, capture_output=True, check=False).returncode == 0
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(
+            p for p in (str(REPO / "server"), os.environ.get("PYTHONPATH", "")) if p
+        ),
+    }
+    return (
+        subprocess.run(
+            [sys.executable, "-c", "import comodor.lsp.server"],
+            env=env,
+            capture_output=True,
+            check=False,
+        ).returncode
+        == 0
+    )
 
 
 def _broken_server(tmp_path: Path) -> Path:
     """A `comodor` executable that dies at start, like a server with a broken install."""
     exe = tmp_path / "broken-bin" / "comodor"
     exe.parent.mkdir()
-    exe.write_text("#!/bin/sh\necho 'comodor: cannot open the brain (simulated start failure)' >&2\nexit 3\n")
+    exe.write_text(
+        "#!/bin/sh\necho 'comodor: cannot open the brain (simulated start failure)' >&2\nexit 3\n"
+    )
     exe.chmod(exe.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
     return exe
 
@@ -49,7 +65,10 @@ def test_extension_activates_and_explains_a_server_that_cannot_start(
         expected = re.compile(r"failed to start.*" + re.escape(INSTALL_HINT), re.S)
     else:
         server_path = str(tmp_path / "no-such-dir" / "python3")
-        expected = re.compile(r"comodor\.server\.path is set to .*not an executable file.*" + re.escape(INSTALL_HINT), re.S)
+        expected = re.compile(
+            r"comodor\.server\.path is set to .*not an executable file.*" + re.escape(INSTALL_HINT),
+            re.S,
+        )
     t0 = time.monotonic()
     vs = vscode_factory(settings={"comodor.server.path": server_path})
     ui = vs.ui
@@ -59,7 +78,10 @@ def test_extension_activates_and_explains_a_server_that_cannot_start(
     assert toast.locator(".monaco-button", has_text="Open Settings").count() == 1
 
     # The activity bar container and the status bar item are there: the extension activated.
-    assert ui.page.locator(".activitybar .action-item .action-label[aria-label^='Comodor']").count() == 1
+    assert (
+        ui.page.locator(".activitybar .action-item .action-label[aria-label^='Comodor']").count()
+        == 1
+    )
     ui.status_item("Comodor").wait_for(state="visible")
 
     # The House Rules view explains the state instead of showing an empty list.
@@ -70,24 +92,49 @@ def test_extension_activates_and_explains_a_server_that_cannot_start(
     # Open Settings lands on comodor.server.path.
     toast = ui.wait_for_toast(expected)
     ui.click_toast_button(toast, "Open Settings")
-    ui.page.locator(".settings-editor .setting-item-contents", has_text="Server: Path").first.wait_for(state="visible")
+    ui.page.locator(
+        ".settings-editor .setting-item-contents", has_text="Server: Path"
+    ).first.wait_for(state="visible")
     ui.screenshot("settings-server-path")
-    print(f"[e2e-vscode] {case}: {time.monotonic() - t0:.1f}s (launch {vs.timings})", file=sys.stderr)
+    print(
+        f"[e2e-vscode] {case}: {time.monotonic() - t0:.1f}s (launch {vs.timings})", file=sys.stderr
+    )
 
 
-def test_extension_ui_against_a_scripted_server(tmp_path: Path, vscode_factory: Callable[..., VSCodeSession]) -> None:
+def test_extension_ui_against_a_scripted_server(
+    tmp_path: Path, vscode_factory: Callable[..., VSCodeSession]
+) -> None:
     """The extension's side of the scenario against scripted_server.py (canned replies in the
     protocol's shapes): a taught rule is confirmed, not announced; the learned rule is announced
     once, reinforcements stay silent; corrections, hover, views and progress render."""
     exe = tmp_path / "scripted-bin" / "comodor"
     exe.parent.mkdir()
-    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{Path(__file__).with_name("scripted_server.py")}" "$@"\n')
+    script = Path(__file__).with_name("scripted_server.py")
+    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{script}" "$@"\n')
     exe.chmod(0o755)
     t0 = time.monotonic()
     vs = vscode_factory(settings={"comodor.server.path": str(exe)})
     ui = vs.ui
     ui.status_item(re.compile(r"\d+ rules?")).wait_for(state="visible", timeout=60_000)
 
+    # Settings reach the server: as initializationOptions, as the answer to its pull of section
+    # `comodor` (same shape, client-only keys left out), and again after a change.
+    ui.wait_until(
+        lambda: "pulled comodor configuration (initialized)" in vs.comodor_output(),
+        what="config pull",
+    )
+    out = vs.comodor_output()
+    init_line = next(
+        line for line in out.splitlines() if line.startswith("initializationOptions: ")
+    )
+    pulled_line = next(
+        line for line in out.splitlines() if "pulled comodor configuration (initialized)" in line
+    )
+    init_opts = json.loads(init_line.split(": ", 1)[1])
+    pulled = json.loads(pulled_line.split("): ", 1)[1])
+    assert init_opts == pulled
+    assert pulled["learning"]["topK"] == 6 and pulled["reflect"]["enabled"] is False
+    assert "server" not in pulled and "trace" not in pulled and "brainPath" not in pulled
     ui.run_command("Comodor: Teach a House Rule")
     ui.answer_input("Use pathlib for file paths.")
     ui.wait_for_toast("House rule added: Use pathlib for file paths.")
@@ -97,18 +144,25 @@ def test_extension_ui_against_a_scripted_server(tmp_path: Path, vscode_factory: 
     files = {"greet.py": 'print("hi")\n', "config.py": 'MODE = "debug"\n', "third.py": 'X = "x"\n'}
     for name, text in files.items():
         (vs.workspace / name).write_text(text)
-    for name, text in files.items():
+
+    def correct(name: str) -> None:
         ui.open_file(name)
         ui.focus_editor()
-        ui.retype_line(1, text.strip().replace('"', "'"))
+        ui.retype_line(1, files[name].strip().replace('"', "'"))
         ui.save()
-        assert (vs.workspace / name).read_text() == text.replace('"', "'")
+        assert (vs.workspace / name).read_text() == files[name].replace('"', "'")
+
+    correct("greet.py")
+    correct("config.py")
+    # Info toasts slide into the notification centre after a while, so look right away.
     ui.wait_for_toast("Learned: Use single quotes for strings. — from 2 of your corrections")
     ui.screenshot("learned-toast")
-    time.sleep(1.0)  # the third save re-sent the rule; give a wrong second toast time to show
+    correct("third.py")  # the server re-sends the rule (a reinforcement): it must stay silent
+    time.sleep(1.0)
     messages = ui.toast_texts()
-    assert sum("Learned:" in m for m in messages) == 1, messages
+    assert sum("Learned:" in m for m in messages) <= 1, messages
     assert not any("pathlib" in m and "Learned" in m for m in messages), messages
+    assert not any("from 3 of your corrections" in m for m in messages), messages
 
     hover = ui.hover_word("X", "House rules")
     assert hover.locator("strong", has_text="House rules").count() >= 1
@@ -125,17 +179,43 @@ def test_extension_ui_against_a_scripted_server(tmp_path: Path, vscode_factory: 
 
     ui.run_command("Comodor: Show Progress")
     frame = ui.page.frame_locator("iframe.webview.ready").frame_locator("iframe")
-    frame.locator("text=3 tasks recorded — 3 more before a trend means anything").wait_for(state="visible")
+    frame.locator("text=3 tasks recorded — 3 more before a trend means anything").wait_for(
+        state="visible"
+    )
     assert frame.locator("svg.chart").count() == 1
     ui.screenshot("progress")
-    print(f"[e2e-vscode] scripted server: {time.monotonic() - t0:.1f}s (launch {vs.timings})", file=sys.stderr)
+
+    # Change a setting the way a user does: in the Settings editor.
+    ui.run_command("Preferences: Open Settings (UI)")
+    ui.page.locator(".settings-editor").wait_for(state="visible")
+    ui.page.keyboard.type("comodor.learning.topK")
+    top_k = (
+        ui.page.locator(".settings-editor .setting-item-contents", has_text="Top K")
+        .locator("input")
+        .first
+    )
+    top_k.wait_for(state="visible")
+    top_k.fill("9")
+    ui.page.keyboard.press("Tab")
+    ui.wait_until(
+        lambda: '"topK": 9' in vs.comodor_output().split("(didChangeConfiguration)")[-1],
+        timeout_s=20,
+        what="re-pull after a settings change",
+    )
+    print(
+        f"[e2e-vscode] scripted server: {time.monotonic() - t0:.1f}s (launch {vs.timings})",
+        file=sys.stderr,
+    )
 
 
 @pytest.mark.skipif(
     not _server_importable(),
-    reason="the Comodor language server is not there yet (`python -c 'import comodor.lsp.server'` fails)",
+    reason="the Comodor language server is not there yet "
+    "(`python -c 'import comodor.lsp.server'` fails)",
 )
-def test_user_corrects_quotes_twice_and_sees_house_rule(vscode_factory: Callable[..., VSCodeSession]) -> None:
+def test_user_corrects_quotes_twice_and_sees_house_rule(
+    vscode_factory: Callable[..., VSCodeSession],
+) -> None:
     """The issue's scenario, end to end in VS Code with the real server."""
     t0 = time.monotonic()
     vs = vscode_factory(settings={"comodor.server.path": sys.executable})
@@ -173,13 +253,17 @@ def test_user_corrects_quotes_twice_and_sees_house_rule(vscode_factory: Callable
         ui.screenshot(f"corrected-{name}")
 
     # 5. Comodor announces the rule it learned from the two corrections.
-    toast = ui.wait_for_toast(re.compile(r"Learned: .* — from \d+ of your corrections"), timeout_s=30)
+    toast = ui.wait_for_toast(
+        re.compile(r"Learned: .* — from \d+ of your corrections"), timeout_s=30
+    )
     ui.screenshot("learned-toast")
     assert toast.locator(".monaco-button", has_text="Forget").count() == 1
 
     # 6. Hovering a line shows the house rules, rendered as Markdown.
     hover = ui.hover_word("NAME", "House rules")
-    assert hover.locator("strong", has_text="House rules").count() >= 1, "hover markdown not rendered"
+    assert hover.locator("strong", has_text="House rules").count() >= 1, (
+        "hover markdown not rendered"
+    )
     assert "pathlib" in hover.inner_text()
     ui.screenshot("hover-house-rules")
     ui.page.keyboard.press("Escape")
@@ -196,4 +280,7 @@ def test_user_corrects_quotes_twice_and_sees_house_rule(vscode_factory: Callable
     frame = ui.page.frame_locator("iframe.webview.ready").frame_locator("iframe")
     frame.locator("h1", has_text="Comodor Progress").wait_for(state="visible")
     ui.screenshot("progress-dashboard")
-    print(f"[e2e-vscode] scenario: {time.monotonic() - t0:.1f}s (launch {vs.timings})", file=sys.stderr)
+    print(
+        f"[e2e-vscode] scenario: {time.monotonic() - t0:.1f}s (launch {vs.timings})",
+        file=sys.stderr,
+    )

@@ -52,7 +52,10 @@ class VSCodeUI:
         box = self.page.locator(QUICK_INPUT_BOX)
         box.wait_for(state="visible", timeout=timeout_s * 1000)
         box.fill(f">{title}")
-        row = self.page.locator(QUICK_ROW, has=self.page.locator(".label-name", has_text=re.compile(rf"^{re.escape(title)}$")))
+        row = self.page.locator(
+            QUICK_ROW,
+            has=self.page.locator(".label-name", has_text=re.compile(rf"^{re.escape(title)}$")),
+        )
         row.first.wait_for(state="visible", timeout=timeout_s * 1000)
         # Select the exact entry (fuzzy matching may rank a longer title first).
         row.first.click()
@@ -73,9 +76,13 @@ class VSCodeUI:
         box = self.page.locator(QUICK_INPUT_BOX)
         box.wait_for(state="visible", timeout=timeout_s * 1000)
         box.fill(name)
-        self.page.locator(QUICK_ROW, has_text=name).first.wait_for(state="visible", timeout=timeout_s * 1000)
+        self.page.locator(QUICK_ROW, has_text=name).first.wait_for(
+            state="visible", timeout=timeout_s * 1000
+        )
         self.page.keyboard.press("Enter")
-        self.page.locator(".tabs-container .tab.active", has_text=name).wait_for(timeout=timeout_s * 1000)
+        self.page.locator(".tabs-container .tab.active", has_text=name).wait_for(
+            timeout=timeout_s * 1000
+        )
         self.page.locator(f"{EDITOR} .view-lines").first.wait_for(timeout=timeout_s * 1000)
 
     # ---- editor ----------------------------------------------------------------------------
@@ -104,7 +111,9 @@ class VSCodeUI:
     def save(self) -> None:
         self.page.keyboard.press("Control+S")
         # The dirty dot on the active tab goes away once the save finished.
-        self.page.locator(".tabs-container .tab.active.dirty").wait_for(state="detached", timeout=10_000)
+        self.page.locator(".tabs-container .tab.active.dirty").wait_for(
+            state="detached", timeout=10_000
+        )
 
     def editor_text(self) -> str:
         return self.page.locator(f"{EDITOR} .view-lines").first.inner_text()
@@ -119,7 +128,8 @@ class VSCodeUI:
         """
         rect = self.page.evaluate(
             """(word) => {
-                const lines = document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line');
+                const lines = document.querySelectorAll(
+                    '.editor-instance .monaco-editor .view-lines .view-line');
                 for (const line of lines) {
                     const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
                     let node;
@@ -161,14 +171,33 @@ class VSCodeUI:
 
     # ---- notifications -----------------------------------------------------------------------
 
-    def wait_for_toast(self, text: str | re.Pattern[str], timeout_s: float = 30) -> Locator:
+    def wait_for_toast(
+        self, text: str | re.Pattern[str], timeout_s: float = 30, center_fallback: bool = True
+    ) -> Locator:
+        """Wait for a notification toast. VS Code sometimes files a notification straight into
+        the notification centre (e.g. depending on focus, or after its toast timed out); with
+        `center_fallback` we then look there, as a user clicking the bell would."""
         toast = self.page.locator(TOAST, has_text=text).first
-        toast.wait_for(state="visible", timeout=timeout_s * 1000)
+        try:
+            toast.wait_for(state="visible", timeout=timeout_s * 1000)
+        except PlaywrightTimeout:
+            if not center_fallback:
+                raise
+            self.run_command("Notifications: Show Notifications")
+            item = self.page.locator(
+                ".notifications-center .notification-list-item", has_text=text
+            ).first
+            item.wait_for(state="visible", timeout=5000)
+            print(f"[vscode_ui] notification {text!r} was in the notification centre, not a toast")
+            return item
         self.page.wait_for_timeout(400)  # toasts slide and fade in; let screenshots show them
         return toast
 
     def toast_texts(self) -> list[str]:
-        return self.page.locator(f"{TOAST} .notification-list-item-message").all_inner_texts()
+        """Messages of all notifications, shown as toasts or sitting in the notification centre."""
+        message = ".notification-list-item-message"
+        selector = f"{TOAST} {message}, .notifications-center {message}"
+        return self.page.locator(selector).all_inner_texts()
 
     def click_toast_button(self, toast: Locator, label: str) -> None:
         toast.locator(".monaco-button", has_text=label).first.click()
@@ -176,12 +205,16 @@ class VSCodeUI:
     # ---- views -------------------------------------------------------------------------------
 
     def view_pane(self, title: str) -> Locator:
-        return self.page.locator(".pane", has=self.page.locator(".pane-header", has_text=title)).first
+        return self.page.locator(
+            ".pane", has=self.page.locator(".pane-header", has_text=title)
+        ).first
 
     def tree_rows(self, title: str) -> Locator:
         return self.view_pane(title).locator(".monaco-list-row")
 
-    def wait_for_tree_row(self, view_title: str, text: str | re.Pattern[str], timeout_s: float = 15) -> Locator:
+    def wait_for_tree_row(
+        self, view_title: str, text: str | re.Pattern[str], timeout_s: float = 15
+    ) -> Locator:
         row = self.tree_rows(view_title).filter(has_text=text).first
         row.wait_for(state="visible", timeout=timeout_s * 1000)
         return row
@@ -189,7 +222,9 @@ class VSCodeUI:
     def status_item(self, text: str | re.Pattern[str]) -> Locator:
         return self.page.locator(".part.statusbar .statusbar-item", has_text=text).first
 
-    def wait_until(self, predicate, timeout_s: float = 10, interval_s: float = 0.2, what: str = "condition") -> None:
+    def wait_until(
+        self, predicate, timeout_s: float = 10, interval_s: float = 0.2, what: str = "condition"
+    ) -> None:
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             if predicate():
