@@ -1,0 +1,133 @@
+// Words users read: evidence, labels, announcements. Kept in one pure module so the exact
+// phrasing is unit-tested and consistent between the tree, the toasts and the status bar.
+import type { Lesson, Rule } from './protocol';
+
+function plural(n: number, word: string, pluralWord = `${word}s`): string {
+  return `${n} ${n === 1 ? word : pluralWord}`;
+}
+
+export function percent(x: number | null | undefined): string {
+  if (x === null || x === undefined || !Number.isFinite(x)) {
+    return '—';
+  }
+  return `${Math.round(x * 100)}%`;
+}
+
+/** Share of votes for the rule's value, or undefined when nobody voted (a taught rule). */
+export function agreement(rule: Pick<Rule, 'support' | 'against'>): number | undefined {
+  const total = rule.support + rule.against;
+  return total > 0 ? rule.support / total : undefined;
+}
+
+/** e.g. `3 corrections · 100% agree`, `taught by you`. */
+export function ruleEvidence(rule: Rule): string {
+  let what: string;
+  switch (rule.source) {
+    case 'user':
+      return 'taught by you';
+    case 'correction':
+      what = plural(rule.support, 'correction');
+      break;
+    case 'evidence':
+      what = plural(rule.support, 'example');
+      break;
+    case 'observation':
+      what = plural(rule.support, 'observation');
+      break;
+    default:
+      what = plural(rule.support, 'vote');
+  }
+  const agree = agreement(rule);
+  return agree === undefined ? what : `${what} · ${percent(agree)} agree`;
+}
+
+export function ruleLanguage(rule: Rule): string {
+  return rule.language ?? 'all languages';
+}
+
+/** Tree item description: evidence, language and state flags. */
+export function ruleDescription(rule: Rule): string {
+  const parts = [ruleEvidence(rule), ruleLanguage(rule)];
+  if (rule.pinned) {
+    parts.push('pinned');
+  }
+  if (!rule.active) {
+    parts.push('disabled');
+  } else if (!rule.confident) {
+    parts.push('not yet confident');
+  }
+  return parts.join(' · ');
+}
+
+export function ruleTooltip(rule: Rule): string {
+  const lines = [rule.statement, ''];
+  if (rule.detail) {
+    lines.push(rule.detail, '');
+  }
+  lines.push(
+    `${rule.key} = ${rule.value} (${rule.category})`,
+    `Evidence: ${ruleEvidence(rule)}${rule.against > 0 ? `, ${plural(rule.against, 'vote')} against` : ''}`,
+    `Strength ${percent(rule.strength)} · ${rule.confident ? 'confident' : 'not yet confident'}` +
+      `${rule.active ? '' : ' · disabled'}${rule.pinned ? ' · pinned' : ''}`,
+    `Applies to ${ruleLanguage(rule)} · scope ${rule.scope}`,
+  );
+  return lines.join('\n');
+}
+
+/** `When <trigger>: <guidance>`, or just the guidance for the catch-all trigger. */
+export function lessonText(lesson: Pick<Lesson, 'trigger' | 'guidance'>): string {
+  const trigger = lesson.trigger.trim();
+  return !trigger || trigger === 'generally' ? lesson.guidance : `When ${trigger}: ${lesson.guidance}`;
+}
+
+export function lessonDescription(lesson: Lesson): string {
+  const parts: string[] = [lesson.kind, percent(lesson.confidence)];
+  if (lesson.pinned) {
+    parts.push('pinned');
+  }
+  return parts.join(' · ');
+}
+
+export function lessonTooltip(lesson: Lesson): string {
+  return [
+    lessonText(lesson),
+    '',
+    `${lesson.kind} · confidence ${percent(lesson.confidence)}${lesson.pinned ? ' · pinned' : ''}`,
+    `Used ${plural(lesson.uses, 'time')} · ${plural(lesson.wins, 'win')} · ${plural(lesson.losses, 'loss', 'losses')}`,
+    `Source ${lesson.source} · scope ${lesson.scope}`,
+  ].join('\n');
+}
+
+/** The toast for a rule that just became confident. */
+export function announcementText(rule: Rule): string {
+  let from: string;
+  switch (rule.source) {
+    case 'correction':
+      from = rule.support === 1 ? 'from your correction' : `from ${rule.support} of your corrections`;
+      break;
+    case 'evidence':
+      from = `from ${plural(rule.support, 'example')} in your code`;
+      break;
+    case 'observation':
+      from = `from ${plural(rule.support, 'observation')}`;
+      break;
+    case 'user':
+      from = 'taught by you';
+      break;
+    default:
+      from = `from ${plural(rule.support, 'vote')}`;
+  }
+  return `Learned: ${rule.statement} — ${from}`;
+}
+
+export function correctionDescription(action: 'correction' | 'undo', ruleKeys: readonly string[]): string {
+  if (action === 'undo') {
+    return 'undone';
+  }
+  return ruleKeys.length ? `corrected · ${ruleKeys.join(', ')}` : 'corrected';
+}
+
+export function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
+}

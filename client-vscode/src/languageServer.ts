@@ -1,0 +1,284 @@
+// Owns the LanguageClient for `comodor serve`: finds the server, starts/restarts it, keeps the
+// settings flowing, and turns start failures into one clear message with a fix. Everything
+// else talks to the server through `api`, which always targets the current client.
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  DidChangeConfigurationNotification,
+  ErrorAction,
+  LanguageClient,
+  LanguageClientOptions,
+  RevealOutputChannelOn,
+  ServerOptions,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import { CrashBudget } from './crashBudget';
+import { openSetting } from './openSetting';
+import { MEMORY_NOTIFICATION, MemoryNotification } from './protocol';
+import { selectedInterpreter } from './pythonExtension';
+import { INSTALL_HINT, ServerLaunch, describeLaunch, nodeResolutionDeps, resolveServer } from './serverResolution';
+import { ServerApi } from './serverApi';
+import { buildServerSettings } from './settings';
+
+export type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
+
+const CLIENT_ID = 'comodor';
+const CLIENT_NAME = 'Comodor';
+
+export class ServerNotRunningError extends Error {
+  constructor() {
+    super("The Comodor language server isn't running. Run “Comodor: Restart Server” or check the Comodor output.");
+  }
+}
+
+function serverSettings(scope?: vscode.Uri): Record<string, unknown> {
+  const config = vscode.workspace.getConfiguration('comodor', scope);
+  return buildServerSettings((key) => config.get(key));
+}
+
+/**
+ * vscode-languageclient pops its own "couldn't create connection to server" toast (with
+ * 'force') when start fails. We explain start failures ourselves, with the fix, so while a
+ * start is in progress its errors only go to the output channel; once running, its own
+ * notifications are left as they are.
+ */
+class ComodorLanguageClient extends LanguageClient {
+  quietErrors = true;
+
+  override error(message: string, data?: unknown, showNotification: boolean | 'force' = true): void {
+    super.error(message, data, this.quietErrors ? false : showNotification);
+  }
+}
+
+export class ComodorServer implements vscode.Disposable {
+  readonly output: vscode.OutputChannel;
+  readonly api: ServerApi;
+  private client: ComodorLanguageClient | undefined;
+  private launch: ServerLaunch | undefined;
+  private stateValue: ServerState = 'stopped';
+  private everRunning = false;
+  private readonly crashes = new CrashBudget();
+  private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
+  private readonly memoryEmitter = new vscode.EventEmitter<MemoryNotification>();
+  private pending: Promise<boolean> | undefined;
+
+  /** Fires on every state change (starting, running, failed, stopped). */
+  readonly onDidChangeState = this.stateEmitter.event;
+  /** Fires for each `comodor/memory` notification, across restarts. */
+  readonly onMemory = this.memoryEmitter.event;
+
+  constructor() {
+    this.output = vscode.window.createOutputChannel(CLIENT_NAME);
+    this.api = new ServerApi((method, params) => {
+      const client = this.client;
+      if (!client || this.stateValue !== 'running') {
+        return Promise.reject(new ServerNotRunningError());
+      }
+      return client.sendRequest(method, params);
+    });
+  }
+
+  get state(): ServerState {
+    return this.stateValue;
+  }
+
+  get launchOrigin(): ServerLaunch['origin'] | undefined {
+    return this.launch?.origin;
+  }
+
+  private setState(state: ServerState): void {
+    if (state !== this.stateValue) {
+      this.stateValue = state;
+      void vscode.commands.executeCommand('setContext', 'comodor.serverState', state);
+      this.stateEmitter.fire(state);
+    }
+  }
+
+  /** Start once; concurrent callers share the same attempt. Resolves to true when running. */
+  start(): Promise<boolean> {
+    if (!this.pending) {
+      this.pending = this.doStart().finally(() => {
+        this.pending = undefined;
+      });
+    }
+    return this.pending;
+  }
+
+  async restart(): Promise<boolean> {
+    if (this.pending) {
+      await this.pending;
+    }
+    await this.stop();
+    this.crashes.reset();
+    return this.start();
+  }
+
+  async stop(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    if (client) {
+      try {
+        await client.dispose(2000);
+      } catch (err) {
+        this.output.appendLine(`Stopping the server: ${String(err)}`);
+      }
+    }
+    this.setState('stopped');
+  }
+
+  private async doStart(): Promise<boolean> {
+    this.setState('starting');
+    this.everRunning = false;
+    const configured = vscode.workspace.getConfiguration('comodor').get<string>('server.path');
+    this.output.appendLine(`${vscode.env.appName} ${vscode.version}${vscode.env.remoteName ? ` (remote: ${vscode.env.remoteName})` : ''}`);
+    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+    const resolution = await resolveServer(nodeResolutionDeps(configured, () => selectedInterpreter(folder)));
+    this.output.appendLine(`Looking for the Comodor server:\n  ${resolution.tried.join('\n  ')}`);
+    if (!resolution.ok) {
+      this.setState('failed');
+      this.showStartError(resolution.reason);
+      return false;
+    }
+    this.launch = resolution.launch;
+    const client = this.createClient(resolution.launch);
+    this.client = client;
+    this.output.appendLine(`Starting ${describeLaunch(resolution.launch)} --stdio`);
+    try {
+      await client.start();
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      this.output.appendLine(`The server failed to start: ${why}`);
+      if (this.client === client) {
+        this.client = undefined;
+      }
+      void client.dispose(1000).catch(() => undefined);
+      this.setState('failed');
+      this.showStartError(`The Comodor language server (${describeLaunch(resolution.launch)}) failed to start.`);
+      return false;
+    }
+    if (this.client !== client) {
+      return false; // stopped or restarted while starting
+    }
+    this.everRunning = true;
+    client.quietErrors = false;
+    this.setState('running');
+    return true;
+  }
+
+  private createClient(launch: ServerLaunch): ComodorLanguageClient {
+    const serverOptions: ServerOptions = {
+      command: launch.command,
+      args: launch.args,
+      transport: TransportKind.stdio, // the client appends `--stdio`; the server accepts it
+    };
+    let client: ComodorLanguageClient | undefined = undefined;
+    const clientOptions: LanguageClientOptions = {
+      // Every file: house rules and corrections are not tied to one language.
+      documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
+      outputChannel: this.output,
+      revealOutputChannelOn: RevealOutputChannelOn.Never,
+      initializationOptions: serverSettings(vscode.workspace.workspaceFolders?.[0]?.uri),
+      // Sends workspace/didChangeConfiguration when `comodor.*` changes; the server then pulls.
+      synchronize: { configurationSection: 'comodor' },
+      middleware: {
+        workspace: {
+          // Answer pulls of section `comodor` with the same shape as initializationOptions
+          // (client-only keys dropped, empty brainPath omitted); other sections pass through.
+          configuration: async (params, token, next) => {
+            const answers = await next(params, token);
+            if (!Array.isArray(answers)) {
+              return answers;
+            }
+            return params.items.map((item, i) =>
+              item.section === 'comodor'
+                ? serverSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined)
+                : answers[i],
+            );
+          },
+          didChangeConfiguration: async () => {
+            await client?.sendNotification(DidChangeConfigurationNotification.type, {
+              settings: { comodor: serverSettings(vscode.workspace.workspaceFolders?.[0]?.uri) },
+            });
+          },
+        },
+      },
+      initializationFailedHandler: (error) => {
+        this.output.appendLine(`Server initialization failed: ${String(error?.message ?? error)}`);
+        return false; // no retry loop; doStart reports it
+      },
+      errorHandler: {
+        // While starting, a dead server shows up as write errors (EPIPE) before the close;
+        // let the close handler and doStart report it once instead of shutting down twice.
+        error: (_error, _message, count) =>
+          !this.everRunning || (count !== undefined && count <= 3)
+            ? { action: ErrorAction.Continue, handled: true }
+            : { action: ErrorAction.Shutdown, handled: true },
+        closed: () => {
+          if (!this.everRunning) {
+            return { action: CloseAction.DoNotRestart, handled: true }; // doStart reports it
+          }
+          if (this.crashes.allowRestart(Date.now())) {
+            this.output.appendLine('The Comodor server stopped unexpectedly; restarting it.');
+            return { action: CloseAction.Restart, handled: true };
+          }
+          this.setState('failed');
+          void this.showCrashError();
+          return { action: CloseAction.DoNotRestart, handled: true };
+        },
+      },
+    };
+    client = new ComodorLanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    client.onNotification(MEMORY_NOTIFICATION, (params: MemoryNotification) => {
+      if (params && typeof params.action === 'string') {
+        this.memoryEmitter.fire(params);
+      }
+    });
+    client.onDidChangeState((e) => {
+      // Automatic restarts after a crash go Running → Starting → Running without doStart.
+      if (this.client !== client || !this.everRunning) {
+        return;
+      }
+      if (e.newState === State.Running) {
+        this.setState('running');
+      } else if (e.newState === State.Starting) {
+        this.setState('starting');
+      }
+    });
+    return client;
+  }
+
+  private showStartError(reason: string): void {
+    void vscode.window
+      .showErrorMessage(`${reason} ${INSTALL_HINT}`, 'Open Settings', 'Show Output')
+      .then((choice) => this.handleErrorChoice(choice));
+  }
+
+  private async showCrashError(): Promise<void> {
+    const choice = await vscode.window.showErrorMessage(
+      'The Comodor language server keeps stopping, so it was not restarted again.',
+      'Restart Server',
+      'Show Output',
+    );
+    if (choice === 'Restart Server') {
+      await this.restart();
+    } else {
+      this.handleErrorChoice(choice);
+    }
+  }
+
+  private handleErrorChoice(choice: string | undefined): void {
+    if (choice === 'Open Settings') {
+      void openSetting('comodor.server.path');
+    } else if (choice === 'Show Output') {
+      this.output.show(true);
+    }
+  }
+
+  dispose(): void {
+    void this.stop();
+    this.stateEmitter.dispose();
+    this.memoryEmitter.dispose();
+    this.output.dispose();
+  }
+}

@@ -1,0 +1,129 @@
+// Reacts to `comodor/memory`: refreshes the views, feeds Recent Corrections and the status bar,
+// and announces newly confident house rules once per session (see announcements.ts for who
+// gets announced).
+import * as vscode from 'vscode';
+import { AnnouncementPolicy } from './announcements';
+import { debounce } from './debounce';
+import { announcementText } from './format';
+import type { ComodorServer } from './languageServer';
+import type { MemoryNotification, Rule } from './protocol';
+
+function isRule(x: unknown): x is Rule {
+  const o = x as Partial<Rule> | null;
+  return !!o && typeof o === 'object' && typeof o.id === 'number' && typeof o.statement === 'string';
+}
+
+export interface MemoryListeners {
+  refreshViews(): void;
+  addCorrection(entry: { uri: string; action: 'correction' | 'undo'; ruleKeys: string[] }): void;
+  recalled(n: MemoryNotification): void;
+  showRule(rule: Rule): Promise<void>;
+}
+
+export class MemoryNotifications implements vscode.Disposable {
+  private readonly policy = new AnnouncementPolicy();
+  private teaching: Promise<unknown> = Promise.resolve();
+  private readonly refresh: ReturnType<typeof debounce>;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(
+    private readonly server: ComodorServer,
+    private readonly listeners: MemoryListeners,
+  ) {
+    this.refresh = debounce(() => listeners.refreshViews(), 150);
+    this.subscription = server.onMemory((n) => void this.handle(n));
+  }
+
+  /**
+   * Teach a house rule through the server, marking it as taught here so the `rule`
+   * notification the server sends for it does not also pop up "Learned: …".
+   */
+  async teachRule(statement: string): Promise<Rule> {
+    const settle = this.policy.beginTeach(statement);
+    const run = this.server.api.teachRule(statement).then(
+      (r) => {
+        settle(r.rule);
+        return r.rule;
+      },
+      (err) => {
+        settle();
+        throw err;
+      },
+    );
+    this.teaching = run.catch(() => undefined);
+    return run;
+  }
+
+  forgotRule(id: number): void {
+    this.policy.forgetRule(id);
+  }
+
+  async handle(n: MemoryNotification): Promise<void> {
+    switch (n.action) {
+      case 'rule':
+        this.refresh();
+        for (const item of n.items ?? []) {
+          if (isRule(item)) {
+            await this.maybeAnnounce(item);
+          }
+        }
+        break;
+      case 'correction':
+      case 'undo':
+        if (typeof n.uri === 'string') {
+          this.listeners.addCorrection({
+            uri: n.uri,
+            action: n.action,
+            ruleKeys: Array.isArray(n.ruleKeys) ? n.ruleKeys.filter((k) => typeof k === 'string') : [],
+          });
+        }
+        this.refresh();
+        break;
+      case 'recalled':
+        this.listeners.recalled(n);
+        break;
+      case 'forgotRule':
+        for (const item of n.items ?? []) {
+          if (isRule(item)) {
+            this.policy.forgetRule(item.id);
+          }
+        }
+        this.refresh();
+        break;
+      default:
+        // taught, forgot, learned, feedback, and any action added later: memory changed.
+        this.refresh();
+    }
+  }
+
+  private async maybeAnnounce(rule: Rule): Promise<void> {
+    if (rule.source === 'user' && this.policy.teachInFlight) {
+      await this.teaching; // learn the taught rule's id before deciding
+    }
+    const decision = this.policy.decide(rule);
+    if (decision.kind !== 'announce') {
+      return;
+    }
+    const choice = await vscode.window.showInformationMessage(announcementText(rule), 'Forget', 'Keep', 'Show');
+    try {
+      if (choice === 'Forget') {
+        await this.server.api.forgetRule(rule.id);
+        this.policy.forgetRule(rule.id);
+        void vscode.window.showInformationMessage(`Forgot the house rule: ${rule.statement}`);
+      } else if (choice === 'Keep') {
+        // Keeping = pinning: the user vouched for it, so decay or later noise must not drop it.
+        await this.server.api.setRule(rule.id, { pinned: true });
+      } else if (choice === 'Show') {
+        await this.listeners.showRule(rule);
+      }
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Comodor: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    this.refresh();
+  }
+
+  dispose(): void {
+    this.refresh.cancel();
+    this.subscription.dispose();
+  }
+}

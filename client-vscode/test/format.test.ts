@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  announcementText,
+  correctionDescription,
+  lessonDescription,
+  lessonText,
+  percent,
+  ruleDescription,
+  ruleEvidence,
+  truncate,
+} from '../src/format';
+import { lesson, rule } from './fixtures';
+
+test('evidence reads like the protocol example', () => {
+  assert.equal(ruleEvidence(rule()), '3 corrections · 100% agree');
+  assert.equal(ruleEvidence(rule({ support: 3, against: 1 })), '3 corrections · 75% agree');
+  assert.equal(ruleEvidence(rule({ support: 1 })), '1 correction · 100% agree');
+  assert.equal(ruleEvidence(rule({ source: 'user', support: 0 })), 'taught by you');
+  assert.equal(ruleEvidence(rule({ source: 'evidence', support: 12, against: 0 })), '12 examples · 100% agree');
+});
+
+test('description adds language and state', () => {
+  assert.equal(ruleDescription(rule()), '3 corrections · 100% agree · python');
+  assert.equal(
+    ruleDescription(rule({ language: null, pinned: true, confident: false })),
+    '3 corrections · 100% agree · all languages · pinned · not yet confident',
+  );
+  assert.equal(ruleDescription(rule({ active: false })), '3 corrections · 100% agree · python · disabled');
+});
+
+test('announcement names the number of corrections (rule.support)', () => {
+  assert.equal(
+    announcementText(rule({ support: 2 })),
+    'Learned: Use single quotes for strings. — from 2 of your corrections',
+  );
+  assert.equal(announcementText(rule({ support: 1 })), 'Learned: Use single quotes for strings. — from your correction');
+});
+
+test('lesson text hides the catch-all trigger', () => {
+  assert.equal(lessonText(lesson()), 'When running tests: use pytest -q');
+  assert.equal(lessonText(lesson({ trigger: 'generally' })), 'use pytest -q');
+  assert.equal(lessonDescription(lesson({ pinned: true })), 'preference · 86% · pinned');
+});
+
+test('small helpers', () => {
+  assert.equal(percent(null), '—');
+  assert.equal(percent(0.5), '50%');
+  assert.equal(truncate('a  b\n c', 10), 'a b c');
+  assert.equal(truncate('abcdefghij', 5), 'abcd…');
+  assert.equal(correctionDescription('correction', ['quotes.style']), 'corrected · quotes.style');
+  assert.equal(correctionDescription('undo', []), 'undone');
+});
