@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 from tests.lsp.session import Session
 
 AGENT_TEXT = 'name = "comodor"\ngreeting = "hello"\n'
