@@ -38,7 +38,7 @@ class DemoClient:
         self.client = LanguageClient("comodor-demo", "1")
         self.memory: list[dict[str, Any]] = []
 
-        @self.client.feature("comodor/memory")
+        @self.client.feature("comodor/memory")  # type: ignore[untyped-decorator]
         def on_memory(params: Any) -> None:
             self.memory.append(_plain(params))
 
@@ -59,7 +59,7 @@ class DemoClient:
     async def stop(self) -> None:
         await self.client.shutdown_async(None)
         self.client.exit(None)
-        await self.client.stop()
+        await self.client.stop()  # type: ignore[no-untyped-call]
 
     async def command(self, name: str, argument: dict[str, Any] | None = None) -> Any:
         return await self.client.workspace_execute_command_async(

@@ -77,7 +77,8 @@ def object_schema(cls: type[Any], *, params: bool) -> dict[str, Any]:
         name = protocol.camel(field.name)
         schema = _type_schema(hints[field.name], params=params)
         schema.update(_CONSTRAINTS.get((cls, name), {}))
-        if field.default is not attrs.NOTHING and not isinstance(field.default, attrs.Factory):
+        factory = isinstance(field.default, attrs.Factory)  # type: ignore[arg-type]
+        if field.default is not attrs.NOTHING and not factory:
             schema["default"] = field.default
         properties[name] = schema
         if field.default is attrs.NOTHING:
