@@ -8,8 +8,11 @@ Pure analysis, no editor, LSP or storage code; the server wires it in.
   the user saved) and :func:`language_of`.
 - :mod:`~comodor.capture.scan`: :func:`scan_project` and :func:`project_fingerprint`
   (config evidence plus observations counted in sampled code).
+- :mod:`~comodor.capture.watcher`: :class:`WorkspaceWatcher`, coalesced and filtered
+  file changes in the workspace, flagged when git made them (threads, no LSP).
 
 The rest are their parts: ``changes`` (diff and line pairing), ``lexer`` (strings and
 comments), ``canonical`` (logic vs convention), ``detect_*`` (one detector per
-dimension), ``indentation``, ``sampling``, ``observe`` and ``config_sources``.
+dimension), ``indentation``, ``sampling``, ``observe`` and ``config_sources``; the
+watcher's are ``ignore``, ``vcs``, ``coalesce`` and ``known``.
 """

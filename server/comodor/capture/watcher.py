@@ -269,6 +269,8 @@ class WorkspaceWatcher:
         try:
             self._start_observer(native=True, top_dirs=top_dirs)
         except OSError as exc:
+            if not self.root.is_dir():
+                raise  # nothing to poll either; reported as "cannot watch"
             log.warning("native file watching failed, polling instead: %s", exc)
             self._notice(_watch_limit_notice(exc))
             self._timeline.lookback_s += self._poll_interval_s if self._git else 0.0
