@@ -530,17 +530,11 @@ def _candidates(text: str) -> list[tuple[int, int, int, str]]:
     return found
 
 
-def find_secrets(text: str) -> list[SecretMatch]:
-    """Return the secrets in *text*, in order, without overlaps.
-
-    Overlapping findings (a token inside a URL, a key inside a quoted assignment) are merged
-    into one match covering all of them, named after the most specific kind involved.
-    """
-    _require_str(text, "find_secrets")
-    candidates = sorted(_candidates(text), key=lambda c: (c[0], -c[1], -c[2]))
+def _merge(candidates: list[tuple[int, int, int, str]]) -> list[SecretMatch]:
+    """Merge overlapping candidates, naming each merged match after its most specific rule."""
     merged: list[SecretMatch] = []
     best = -1
-    for start, end, priority, kind in candidates:
+    for start, end, priority, kind in sorted(candidates, key=lambda c: (c[0], -c[1], -c[2])):
         if merged and start < merged[-1].end:
             last = merged[-1]
             if priority > best:
@@ -555,17 +549,7 @@ def find_secrets(text: str) -> list[SecretMatch]:
     return merged
 
 
-def redact(text: str) -> str:
-    """Return *text* with every secret replaced by ``[REDACTED:<kind>]``.
-
-    Assignments keep their name and operator (``password = [REDACTED:password]``) and URLs keep
-    their scheme and host (``https://[REDACTED:url-credentials]@example.com/``), so redacted
-    text stays readable. ``redact(redact(x)) == redact(x)``.
-    """
-    _require_str(text, "redact")
-    matches = find_secrets(text)
-    if not matches:
-        return text
+def _replace(text: str, matches: list[SecretMatch]) -> str:
     parts: list[str] = []
     position = 0
     for match in matches:
@@ -576,7 +560,71 @@ def redact(text: str) -> str:
     return "".join(parts)
 
 
+def _to_original(found: list[SecretMatch], applied: list[SecretMatch]) -> list[SecretMatch]:
+    """Map matches found in the redacted text back to positions in the original text.
+
+    *found* never overlaps a marker, so each match sits between two of *applied*'s markers and
+    moves by the length difference accumulated up to there.
+    """
+    marker_ends: list[int] = []
+    shifts: list[int] = []
+    shift = 0
+    for match in applied:
+        marker_length = len(MARKER_PREFIX) + len(match.kind) + 1
+        marker_ends.append(match.start + shift + marker_length)
+        shift += marker_length - (match.end - match.start)
+        shifts.append(shift)
+    mapped: list[SecretMatch] = []
+    for match in found:
+        i = bisect.bisect_right(marker_ends, match.start)
+        offset = shifts[i - 1] if i else 0
+        mapped.append(SecretMatch(match.kind, match.start - offset, match.end - offset))
+    return mapped
+
+
+def _scan(text: str) -> tuple[list[SecretMatch], str]:
+    """Find the secrets in *text* and redact them, until redacting again would change nothing.
+
+    Redacting one secret can expose another: a key glued to the end of another token fails
+    its word-boundary check until its neighbour has become a marker. So the redacted text is
+    scanned again and whatever turns up is mapped back and added. This is what guarantees
+    ``redact(redact(x)) == redact(x)``; for the usual text it costs one extra scan when a
+    secret was found and nothing when none was.
+    """
+    matches = _merge(_candidates(text))
+    redacted = _replace(text, matches) if matches else text
+    while matches:
+        more = _merge(_candidates(redacted))
+        if not more:
+            break
+        matches = sorted([*matches, *_to_original(more, matches)], key=lambda m: m.start)
+        redacted = _replace(text, matches)
+    return matches, redacted
+
+
+def find_secrets(text: str) -> list[SecretMatch]:
+    """Return the secrets in *text*, in order, without overlaps.
+
+    Overlapping findings (a token inside a URL, a key inside a quoted assignment) are merged
+    into one match covering all of them, named after the most specific kind involved.
+    Replacing exactly these spans is what :func:`redact` does.
+    """
+    _require_str(text, "find_secrets")
+    return _scan(text)[0]
+
+
+def redact(text: str) -> str:
+    """Return *text* with every secret replaced by ``[REDACTED:<kind>]``.
+
+    Assignments keep their name and operator (``password = [REDACTED:password]``) and URLs keep
+    their scheme and host (``https://[REDACTED:url-credentials]@example.com/``), so redacted
+    text stays readable. ``redact(redact(x)) == redact(x)``.
+    """
+    _require_str(text, "redact")
+    return _scan(text)[1]
+
+
 def contains_secret(text: str) -> bool:
     """Whether :func:`redact` would change *text*."""
     _require_str(text, "contains_secret")
-    return bool(find_secrets(text))
+    return bool(_merge(_candidates(text)))
