@@ -103,8 +103,16 @@ def _check_entropy(kind: str, *, need_upper: bool = True) -> _Classifier:
 # --- values: literal or code? ------------------------------------------------------------------
 
 _WORDISH: Final = re.compile(r"[A-Za-z_-]+(?:\.[A-Za-z_-]+)*")
-_SHORT_NUMBER: Final = re.compile(r"[0-9.]{1,7}")
-_PLACEHOLDER: Final = re.compile(r"<[^<>]*>|%[a-z]|\.\.\.|…")
+# Counts and sizes (max_tokens: 4096) and floats (timestamps) are not secrets.
+_NUMBER: Final = re.compile(r"[0-9]{1,7}|[0-9]*\.[0-9]+")
+_IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_LETTERS: Final = re.compile(r"[A-Za-z_.-]+")
+_TYPE_NAME: Final = re.compile(
+    r"(?i:str|string|bytes|int|integer|number|bool|boolean|any|object|null|none|undefined)\??"
+)
+_FIELD_WORDS: Final = ("pass", "pwd", "secret", "token", "key")
+# Placeholders and values that are never credentials: <your-key>, %s, ..., colours, ARNs.
+_PLACEHOLDER: Final = re.compile(r"<[^<>]*>|%[a-z]|\.\.\.|…|#[0-9A-Fa-f]{3,8}|arn:[^\s]*")
 # Interpolations: ${VAR}, {{ var }}, #{var}, %(name)s, $(cmd), {name}, $VAR.
 _TEMPLATE: Final = re.compile(
     r"\$\{[^{}]*\}|\{\{[^{}]*\}\}|#\{[^{}]*\}|%\([^()]*\)[a-z]|\$\([^()]*\)"
@@ -131,15 +139,25 @@ def _is_template(value: str) -> bool:
     )
 
 
-def _plausible_quoted(content: str) -> bool:
+def _plausible_quoted(content: str, kind: str = "") -> bool:
     """Whether the inside of a string literal assigned to a secret-ish name is a real value."""
     if not content or MARKER_PREFIX in content:
         return False
     # "Password: ", x  -- the quote we took for an opening one was the end of a string.
     if content[0].isspace() or content[0] in ",;)+":
         return False
-    if _is_template(content) or _PLACEHOLDER.fullmatch(content):
+    if _is_template(content) or _PLACEHOLDER.fullmatch(content) or _TYPE_NAME.fullmatch(content):
         return False
+    if _LETTERS.fullmatch(content):
+        # A word naming another field or variable: "input_token": "nextToken",
+        # SECRET_KEY = 'AWS_SECRET_ACCESS_KEY'.
+        lowered = content.lower()
+        if any(word in lowered for word in _FIELD_WORDS):
+            return False
+        # Tokens are machine-made: letters alone are a mode or a name ("bearer",
+        # "DistributionList.NextMarker") unless there are enough of them to be random.
+        if kind == "token" and (len(content) < 24 or not content.isalpha()):
+            return False
     return len(set(content)) > 1
 
 
@@ -159,13 +177,15 @@ def _plausible_bare(value: str, *, env_line: Callable[[], bool] = _never) -> boo
         return False
     if any(c in value for c in _CODE_CHARS):
         return False
-    if _SHORT_NUMBER.fullmatch(value):
+    if _NUMBER.fullmatch(value):
         return False
     if _PATHLIKE.match(value) or _URL_WITHOUT_CREDENTIALS.fullmatch(value):
         return False
     value = value.rstrip(".:!?")  # "The secret: required." is prose, not a value
     if not value:
         return False
+    if "." in value and _IDENTIFIER.fullmatch(value) and not env_line():
+        return False  # an attribute path: rust_openssl.hpke.X25519PrivateKey
     if env_line():
         # NAME=value on a line of its own (.env, shell, Dockerfile): the value is always a
         # literal, even when it is a plain word.
@@ -264,19 +284,29 @@ def _is_env_line(m: re.Match[str], text: str) -> bool:
     return not rest or rest.startswith("#")
 
 
-def _plausible_value(m: re.Match[str], text: str, *, env_line: Callable[[], bool]) -> bool:
+def _plausible_value(
+    m: re.Match[str], text: str, kind: str, *, env_line: Callable[[], bool]
+) -> bool:
     quoted = _group(m, text, "dq")
     if quoted is None:
         quoted = _group(m, text, "sq")
     if quoted is not None:
-        return _plausible_quoted(quoted)
-    return _plausible_bare(_group(m, text, "bare") or "", env_line=env_line)
+        return _plausible_quoted(quoted, kind)
+    bare = _group(m, text, "bare") or ""
+    operator = m.group("op") if "op" in m.re.groupindex else ""
+    if operator.strip() == ":" and _IDENTIFIER.fullmatch(bare):
+        # private_key: PKCS7PrivateKey,  /  { token: tokenV2 }  -- an annotation or a variable.
+        following = text[m.end() : m.end() + 8].lstrip()[:1]
+        if following and following in ",)|=]}":
+            return False
+    return _plausible_bare(bare, env_line=env_line)
 
 
 def _classify_assignment(m: re.Match[str], text: str) -> str | None:
-    if text.endswith("://", 0, _name_start(m, text, extra=".-")):
-        # https://x-access-token:...@host is the user part of a URL, not an assignment; the
-        # URL rules own it (and know where it ends).
+    name_start = _name_start(m, text, extra=".-")
+    if name_start > 0 and text[name_start - 1] in ":/":
+        # A path segment: https://x-access-token:...@host (the URL rules own that one),
+        # arn:aws:secretsmanager:...:secret:name, AWS::IAM::AccessKey.
         return None
     kind = _assignment_kind(m, text)
     if kind is None:
@@ -284,7 +314,8 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
     bare = _group(m, text, "bare")
     if m.group("kw") == "pwd" and bare is not None and bare.startswith(("/", "~")):
         return None  # $PWD / OLDPWD in an environment dump is the working directory.
-    return kind if _plausible_value(m, text, env_line=lambda: _is_env_line(m, text)) else None
+    env_line = lambda: _is_env_line(m, text)  # noqa: E731
+    return kind if _plausible_value(m, text, kind, env_line=env_line) else None
 
 
 def _classify_cli_flag(m: re.Match[str], text: str) -> str | None:
@@ -295,7 +326,7 @@ def _classify_cli_flag(m: re.Match[str], text: str) -> str | None:
         kind = f"{word[:-3]}-key"
     else:
         kind = {"clientsecret": "client-secret"}.get(word, word)
-    return kind if _plausible_value(m, text, env_line=_never) else None
+    return kind if _plausible_value(m, text, kind, env_line=_never) else None
 
 
 # --- structural secrets: headers, URLs ----------------------------------------------------------
@@ -317,7 +348,10 @@ _CURL_USER_RE: Final = re.compile(
 
 
 def _is_reference(value: str) -> bool:
-    return not value or value[0] in _REFERENCE_STARTS or _is_template(value)
+    """Whether a header or URL password is a variable, template or placeholder, not a value."""
+    if not value or value[0] in _REFERENCE_STARTS or _is_template(value):
+        return True
+    return bool(_PLACEHOLDER.fullmatch(value)) or len(set(value)) == 1
 
 
 def _classify_auth_header(m: re.Match[str], text: str) -> str | None:
@@ -354,6 +388,14 @@ def _classify_curl_user(m: re.Match[str], text: str) -> str | None:
     if m.start() > 0 and not text[m.start() - 1].isspace():
         return None
     return None if _is_reference(m.group("password")) else "basic-auth"
+
+
+_KEY_MATERIAL: Final = re.compile(r"[A-Za-z0-9+/=]{20}")
+
+
+def _classify_private_key(m: re.Match[str], _text: str) -> str | None:
+    # Documentation mentions the BEGIN/END lines with no key in between; leave it readable.
+    return "private-key" if _KEY_MATERIAL.search(m.group("body")) else None
 
 
 # --- the rule table ---------------------------------------------------------------------------
@@ -431,14 +473,19 @@ _RULES: Final[tuple[_Rule, ...]] = (
         # The whole BEGIN...END block. The body cannot contain "-----", so an unterminated
         # block costs one scan up to the next dashes, not a scan to the end of the text.
         re.compile(
-            rf"(?P<secret>-----BEGIN{_PEM_LABEL}(?:[^-]++|-(?!----))*+-----END{_PEM_LABEL})"
+            rf"(?P<secret>-----BEGIN{_PEM_LABEL}(?P<body>(?:[^-]++|-(?!----))*+)"
+            rf"-----END{_PEM_LABEL})"
         ),
+        _classify_private_key,
     ),
     _Rule(
         "private-key",
         _PRIVATE_KEY,
         # A block cut short (a truncated log line, half a diff): remove what is there.
-        re.compile(rf"(?P<secret>-----BEGIN{_PEM_LABEL}(?:[A-Za-z0-9+/=\s\\:,.]++|-(?!----))*+)"),
+        re.compile(
+            rf"(?P<secret>-----BEGIN{_PEM_LABEL}(?P<body>(?:[A-Za-z0-9+/=\s\\:,.]++|-(?!----))*+))"
+        ),
+        _classify_private_key,
     ),
     _Rule(
         "jwt",
