@@ -201,6 +201,17 @@ def test_secret_inside_a_string_assigned_to_a_secret_name_is_named_by_its_provid
     assert redacted == "token = [REDACTED:slack-token]"
 
 
+def test_secret_after_text_whose_lowercase_is_longer_is_removed_in_the_right_place() -> None:
+    # "İ".lower() is two characters; positions must not drift because of it.
+    text = 'İstanbul office: password = "hunter2", Straße 1'
+    assert redact(text) == "İstanbul office: password = [REDACTED:password], Straße 1"
+
+
+def test_env_file_with_windows_line_endings_keeps_its_line_endings() -> None:
+    text = "DB_USER=app\r\nDB_PASSWORD=correcthorse\r\nDB_PORT=5432\r\n"
+    assert redact(text) == "DB_USER=app\r\nDB_PASSWORD=[REDACTED:password]\r\nDB_PORT=5432\r\n"
+
+
 def test_find_secrets_reports_kind_and_position() -> None:
     text = "key=AKIAFAKE2345ABCDEFGH;"
     assert find_secrets(text) == [SecretMatch("aws-access-key", 4, 24)]
@@ -359,8 +370,19 @@ def test_corpus_secrets_never_survive_among_arbitrary_lines(
 
 
 @settings(max_examples=200, deadline=None)
+@given(_texts_with_secrets())
+def test_redact_only_replaces_what_find_secrets_reports(text: str) -> None:
+    matches = find_secrets(text)
+    rebuilt, position = [], 0
+    for match in matches:
+        rebuilt += [text[position : match.start], f"[REDACTED:{match.kind}]"]
+        position = match.end
+    assert "".join([*rebuilt, text[position:]]) == redact(text)
+
+
+@settings(max_examples=200, deadline=None)
 @given(st.text())
-def test_redact_never_fails_and_only_shortens_by_replacing(text: str) -> None:
+def test_redact_never_fails_and_keeps_everything_it_does_not_replace(text: str) -> None:
     redacted = redact(text)
     outside = MARKER.split(redacted)[::2]
     # Whatever is not a marker comes from the original text, in order.
