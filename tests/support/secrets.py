@@ -137,9 +137,25 @@ def _build() -> list[SecretSample]:
         f"git clone https://oauth2:{glpat}@gitlab.example.com/acme/widgets.git",
     )
 
-    xoxb = f"xoxb-{_fake('slack-a', 12, string.digits, '0')}-{_fake('slack-b', 13, string.digits, '0')}-{_fake('slack-c', 24)}"  # noqa: E501
+    digits = string.digits
+    xoxb = "-".join(
+        [
+            "xoxb",
+            _fake("slack-a", 12, digits, "0"),
+            _fake("slack-b", 13, digits, "0"),
+            _fake("slack-c", 24),
+        ]
+    )
     add("slack-token", xoxb, f'SLACK_BOT_TOKEN="{xoxb}"')
-    xoxp = f"xoxp-{_fake('slack-p-a', 12, string.digits, '0')}-{_fake('slack-p-b', 12, string.digits, '0')}-{_fake('slack-p-c', 13, string.digits, '0')}-{_fake('slack-p-d', 32, HEX, 'fa4e')}"  # noqa: E501
+    xoxp = "-".join(
+        [
+            "xoxp",
+            _fake("slack-p-a", 12, digits, "0"),
+            _fake("slack-p-b", 12, digits, "0"),
+            _fake("slack-p-c", 13, digits, "0"),
+            _fake("slack-p-d", 32, HEX, "fa4e"),
+        ]
+    )
     add("slack-token", xoxp, f"slack_client = WebClient(token='{xoxp}')")
     webhook = (
         "https://hooks.slack.com/services/"
