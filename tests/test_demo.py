@@ -12,7 +12,10 @@ import pytest
 def test_demo_learns_a_rule_from_two_corrections_and_shows_it_everywhere() -> None:
     completed = subprocess.run(
         [sys.executable, "-m", "comodor", "demo"],
-        capture_output=True, text=True, timeout=120, check=False,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert completed.returncode == 0, completed.stderr
     out = completed.stdout

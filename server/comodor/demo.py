@@ -48,9 +48,7 @@ class DemoClient:
             types.InitializeParams(
                 capabilities=types.ClientCapabilities(),
                 client_info=types.ClientInfo(name="comodor-demo"),
-                workspace_folders=[
-                    types.WorkspaceFolder(uri=self.workspace.as_uri(), name="demo")
-                ],
+                workspace_folders=[types.WorkspaceFolder(uri=self.workspace.as_uri(), name="demo")],
                 initialization_options={"learning": {"prefetchDelayMs": 50}},
             )
         )
@@ -159,8 +157,10 @@ async def _play(workspace: Path) -> None:
         print("4. House rules the server now holds:")
         for rule in (await editor.command("comodor.rules"))["rules"]:
             mark = "confident" if rule["confident"] else "not yet confident"
-            print(f"   - {rule['statement']} [{rule['key']}={rule['value']}, "
-                  f"{rule['language'] or 'any language'}, {rule['evidence']}, {mark}]")
+            print(
+                f"   - {rule['statement']} [{rule['key']}={rule['value']}, "
+                f"{rule['language'] or 'any language'}, {rule['evidence']}, {mark}]"
+            )
         print()
 
         print("5. The playbook the assistant gets for its next request:")
@@ -175,8 +175,10 @@ async def _play(workspace: Path) -> None:
         progress = await editor.command("comodor.progress")
         print(f"   {progress['headline']}")
         stats = await editor.command("comodor.stats")
-        print(f"   agent writes {stats['agentWrites']}, corrections {stats['corrections']}, "
-              f"confident rules {stats['confidentRules']}, brain {stats['brainPath']}")
+        print(
+            f"   agent writes {stats['agentWrites']}, corrections {stats['corrections']}, "
+            f"confident rules {stats['confidentRules']}, brain {stats['brainPath']}"
+        )
     finally:
         await editor.stop()
 

@@ -10,9 +10,9 @@ import attrs
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from tests.support.secrets import SECRET_SAMPLES, SecretSample, all_secret_strings
 
 from comodor.brain.redact import SecretMatch, contains_secret, find_secrets, redact
+from tests.support.secrets import SECRET_SAMPLES, SecretSample, all_secret_strings
 
 MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 

@@ -43,7 +43,12 @@ def test_neovim_user_teaches_a_rule_and_reads_it_in_hover(nvim: str, tmp_path: P
     }
     completed = subprocess.run(
         [nvim, "--headless", "--clean", "demo.py", "-c", f"luafile {SCRIPT}"],
-        cwd=workspace, env=env, capture_output=True, text=True, timeout=120, check=False,
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     result = json.loads(out.read_text()) if out.exists() else {}
     assert completed.returncode == 0, (completed.stdout, completed.stderr, result)
