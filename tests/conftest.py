@@ -21,6 +21,12 @@ def _isolated_home(
 
 
 @pytest.fixture
+def brain_dir() -> Path:
+    """Where a server started by this test keeps its brain ($COMODOR_HOME)."""
+    return Path(os.environ["COMODOR_HOME"])
+
+
+@pytest.fixture
 def brain_path(tmp_path: Path) -> Path:
     return tmp_path / "brain" / "brain.db"
 

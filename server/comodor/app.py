@@ -81,6 +81,8 @@ class ComodorApp:
         self._listeners_lock = threading.Lock()
         self.engine.bus.subscribe(self._publish)
         self.reflection: Any = None
+        self.watcher: Any = None
+        """The workspace watcher, once a host started capture (see ``capture.service``)."""
 
     # -- settings -------------------------------------------------------------- #
 
@@ -222,6 +224,11 @@ class ComodorApp:
             raise InvalidInput("command", f"unknown command {command!r}")
         params = protocol.structure(argument, entry.params)
         return protocol.unstructure(entry.run(self, params))
+
+    @property
+    def watching(self) -> str:
+        """The watcher's state: ``native``, ``polling``, ``starting``, ``stopped`` or ``off``."""
+        return str(self.watcher.mode) if self.watcher is not None else "off"
 
     # -- lifecycle ----------------------------------------------------------- #
 

@@ -180,6 +180,7 @@ def _stats(app: ComodorApp, params: p.NoParams) -> p.StatsResult:
         scope=stats.scope,
         brain_path=stats.brain_path,
         prefetch_ready=stats.prefetch_ready,
+        watching=app.watching,
     )
 
 

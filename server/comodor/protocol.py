@@ -301,6 +301,8 @@ class StatsResult:
     brain_path: str
     prefetch_ready: int = 0
     """Added to the spec: recalls computed ahead and not yet used."""
+    watching: str = "off"
+    """Added to the spec: the workspace watcher's state (native, polling, starting, off)."""
 
 
 @attrs.frozen

@@ -804,16 +804,23 @@ class LearningEngine:
         return [rule for rule in self._rules if rule.key == key.key]
 
     def record_agent_write(
-        self, path: str, before: str | None, after: str, *, task_id: int | None = None
+        self,
+        path: str,
+        before: str | None,
+        after: str,
+        *,
+        task_id: int | None = None,
+        created: bool | None = None,
     ) -> int:
-        """Checkpoint an agent's write: the text before (None if it created the file) and after."""
+        """Checkpoint an agent's write: the text before (None if unknown or new) and after."""
         before_hash = self.blobs.put(before) if before is not None else ""
         after_hash = self.blobs.put(after)
         if task_id is None:
             last = self.store.last_episode(self.project_scope, ended=False)
             task_id = last.id if last is not None and last.open else None
+        created = before is None if created is None else created
         return self.store.add_agent_write(
-            self.project_scope, path, before_hash, after_hash, before is None, task_id
+            self.project_scope, path, before_hash, after_hash, created, task_id
         )
 
     def record_correction(

@@ -61,4 +61,5 @@ def start_capture(app: ComodorApp, on_notice: Callable[[str], None]) -> Any:
     )
     tracker.is_ignored = watcher.is_ignored
     watcher.start()
+    app.watcher = watcher
     return watcher

@@ -21,6 +21,7 @@ is compared with that save, not with the agent's text again.
 from __future__ import annotations
 
 import logging
+import subprocess
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -42,6 +43,12 @@ log = logging.getLogger(__name__)
 
 RECENT_SAVE_S = 10.0
 """A disk change this soon after a save with the same text is the editor's own write."""
+SAVE_GRACE_S = 0.6
+"""How long an unexplained disk change waits for the editor's ``didSave`` to arrive.
+
+An editor writes the file, then sends ``didSave``; the watcher may report the
+write before the save notification has been processed. Waiting a moment for it
+keeps the user's own saves from ever being mistaken for an agent's writes."""
 
 
 @attrs.frozen
@@ -88,6 +95,7 @@ class CaptureTracker:
         self._saves: dict[str, tuple[str, float]] = {}
         """path -> (hash, time) of the last editor save"""
         self._lock = threading.RLock()
+        self._saved = threading.Condition(self._lock)
 
     # -- paths -------------------------------------------------------------- #
 
@@ -137,6 +145,7 @@ class CaptureTracker:
             key = self.key(path)
             digest = text_hash(text)
             self._saves[key] = (digest, time.monotonic())
+            self._saved.notify_all()
             outcome = self._judge(key, text, digest)
             self._remember(key, text)
             return outcome
@@ -145,32 +154,43 @@ class CaptureTracker:
 
     def on_disk_changes(self, changes: Sequence[FileChange]) -> None:
         """A batch from the watcher (its own thread): agent writes, undos, git."""
+        deadline = time.monotonic() + SAVE_GRACE_S
         for change in changes:
             try:
-                self._on_disk_change(change)
+                self._on_disk_change(change, deadline)
             except Exception:
                 log.exception("could not classify the change of %s", change.path)
 
-    def _on_disk_change(self, change: FileChange) -> None:
+    def _is_editor_save(self, key: str, digest: str) -> bool:
+        saved = self._saves.get(key)
+        return (
+            saved is not None and saved[0] == digest and time.monotonic() - saved[1] < RECENT_SAVE_S
+        )
+
+    def _on_disk_change(self, change: FileChange, deadline: float) -> None:
         if not self.inside(change.path) or self.is_ignored(change.path):
             return
-        with self._lock:
-            key = self.key(change.path)
-            if change.kind == "deleted":
+        key = self.key(change.path)
+        if change.kind == "deleted":
+            with self._lock:
                 self._on_deleted(key)
-                return
-            text = _read_text(change.path, self.max_file_bytes)
-            if text is None:
-                return
-            digest = text_hash(text)
+            return
+        text = _read_text(change.path, self.max_file_bytes)
+        if text is None:
+            return
+        digest = text_hash(text)
+        with self._lock:
+            # Wait (briefly) for the editor's didSave that may explain this write.
+            while not change.vcs and digest != self._known.get(key):
+                if self._is_editor_save(key, digest):
+                    break
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    break
+                self._saved.wait(remaining)
             if digest == self._known.get(key):
                 return  # nothing new (our own save, or an event we have seen)
-            saved = self._saves.get(key)
-            if (
-                saved is not None
-                and saved[0] == digest
-                and (time.monotonic() - saved[1] < RECENT_SAVE_S)
-            ):
+            if self._is_editor_save(key, digest):
                 self._remember(key, text)
                 return
             write = self.engine.store.last_agent_write(self.engine.project_scope, key)
@@ -182,12 +202,30 @@ class CaptureTracker:
                 self._remember(key, text)  # git's doing: a new baseline, not an agent
                 return
             before = self._known_text.get(key)
-            if before is None and change.kind == "created":
-                before = None
-            elif before is None and write is not None:
-                before = self.engine.blobs.get(write.after_hash)
-            self.engine.record_agent_write(key, before, text)
+            if before is None and change.kind != "created":
+                if write is not None:
+                    before = self.engine.blobs.get(write.after_hash)
+                else:
+                    before = self._committed_text(key)
+            created = change.kind == "created" and before is None
+            self.engine.record_agent_write(key, before, text, created=created)
             self._remember(key, text)
+
+    def _committed_text(self, key: str) -> str | None:
+        """The file as last committed, the best baseline for a file we never saw."""
+        try:
+            completed = subprocess.run(
+                ["git", "show", f"HEAD:{key}"],
+                cwd=self.root,
+                capture_output=True,
+                timeout=3,
+                check=False,
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if completed.returncode != 0 or b"\0" in completed.stdout[:8192]:
+            return None
+        return completed.stdout.decode("utf-8", errors="replace")
 
     def _on_deleted(self, key: str) -> None:
         write = self.engine.store.last_agent_write(self.engine.project_scope, key)
