@@ -6,6 +6,7 @@ import json
 import logging
 import re
 
+import attrs
 import pytest
 
 from comodor.reflect import (
@@ -90,8 +91,9 @@ def test_key_sent_only_as_header(fake_llm: FakeLLM, monkeypatch: pytest.MonkeyPa
 
 
 def test_transcript_cap_is_applied(fake_llm: FakeLLM) -> None:
-    big = summary()
-    big.messages = [Message("user", None, "z" * 3000) for _ in range(10)]
+    big = attrs.evolve(
+        summary(), messages=tuple(Message("user", None, "z" * 3000) for _ in range(10))
+    )
     Reflector(ChatGateway(fake_llm.url, "fake-model"), redact, max_chars=1500).reflect(big)
     assert len(fake_llm.requests[0].json["messages"][1]["content"]) <= 1500
 

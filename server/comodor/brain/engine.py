@@ -41,8 +41,10 @@ from comodor.brain.models import (
     LESSON_KINDS,
     MESSAGE_ROLES,
     Episode,
+    EpisodeSummary,
     Lesson,
     Message,
+    ProposedLesson,
     Rule,
     Skill,
     Vote,
@@ -90,29 +92,6 @@ class VoteLike(Protocol):
     def weight(self) -> float: ...
     @property
     def detail(self) -> str: ...
-
-
-@attrs.frozen
-class ProposedLesson:
-    """A lesson proposed by reflection, before it is merged or stored."""
-
-    kind: str
-    trigger: str
-    guidance: str
-    confidence: float = 0.6
-
-
-@attrs.frozen
-class EpisodeSummary:
-    """What reflection gets to read about a finished task."""
-
-    goal: str
-    success: bool
-    stopped: str
-    steps: int
-    messages: tuple[Message, ...] = ()
-    corrections: tuple[str, ...] = ()
-    rule_keys: tuple[str, ...] = ()
 
 
 class Reflector(Protocol):

@@ -189,3 +189,27 @@ class Vote:
     """``correction``, ``evidence``, ``observation``, ``denial`` or ``user``."""
     weight: float = 1.0
     detail: str = ""
+
+
+@attrs.frozen
+class ProposedLesson:
+    """A lesson proposed by reflection; the engine decides whether to keep or merge it."""
+
+    kind: str
+    trigger: str
+    guidance: str
+    confidence: float = 0.6
+
+
+@attrs.frozen
+class EpisodeSummary:
+    """What reflection gets to read about a finished task."""
+
+    goal: str
+    success: bool
+    stopped: str = ""
+    steps: int = 0
+    messages: tuple[Message, ...] = ()
+    corrections: tuple[str, ...] = ()
+    """Short descriptions or redacted diffs of the user's corrections."""
+    rule_keys: tuple[str, ...] = ()

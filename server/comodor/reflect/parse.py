@@ -18,6 +18,8 @@ from typing import Any, Literal, NamedTuple
 
 import attrs
 
+from comodor.brain.models import ProposedLesson
+
 __all__ = [
     "KINDS",
     "MAX_LESSONS",
@@ -65,16 +67,6 @@ _INPUT_MAX = 60_000
 _MAX_CANDIDATES = 40
 
 Redactor = Callable[[str], str]
-
-
-@attrs.frozen
-class ProposedLesson:
-    """A lesson the model proposes; the engine decides whether to keep it."""
-
-    kind: LessonKind
-    trigger: str
-    guidance: str
-    confidence: float
 
 
 @attrs.frozen

@@ -10,10 +10,10 @@ injected redactor before it leaves the process, and each piece is redacted
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
-import attrs
+from comodor.brain.models import EpisodeSummary, Message
 
 __all__ = [
     "DEFAULT_MAX_CHARS",
@@ -39,29 +39,6 @@ _GOAL_MAX = 500
 # final snippet, so a secret split by the pre-cut never reaches the output.
 _PRECUT = 8_000
 _OMIT = "\n[… {n} characters omitted …]\n"
-
-
-@attrs.define
-class Message:
-    """One turn of the task as the capture layer recorded it."""
-
-    role: Role
-    name: str | None = None
-    content: str | None = None
-    is_error: bool = False
-
-
-@attrs.define
-class EpisodeSummary:
-    """What the learning engine knows about a finished task."""
-
-    goal: str
-    success: bool
-    stopped: str = ""
-    steps: int = 0
-    messages: list[Message] = attrs.field(factory=list)
-    corrections: list[str] = attrs.field(factory=list)
-    rule_keys: list[str] = attrs.field(factory=list)
 
 
 SYSTEM_PROMPT = """\
@@ -141,7 +118,7 @@ def build_transcript(
     return _cap(text, max(200, max_chars))
 
 
-def _timeline(messages: list[Message], clip: Callable[[str | None, int], str]) -> list[str]:
+def _timeline(messages: Sequence[Message], clip: Callable[[str | None, int], str]) -> list[str]:
     """One line per event; runs of identical tool events and repeated errors collapse."""
     out: list[str] = []
     seen_errors: set[tuple[str, str]] = set()
