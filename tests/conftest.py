@@ -21,6 +21,14 @@ def _isolated_home(
 
 
 @pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """An empty workspace folder (the project a server or app works on)."""
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    return folder.resolve()
+
+
+@pytest.fixture
 def brain_dir() -> Path:
     """Where a server started by this test keeps its brain ($COMODOR_HOME)."""
     return Path(os.environ["COMODOR_HOME"])

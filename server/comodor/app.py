@@ -27,9 +27,9 @@ from comodor import protocol
 from comodor.brain.engine import LearningEngine
 from comodor.brain.errors import InvalidInput
 from comodor.brain.models import Lesson, Rule
-from comodor.brain.redact import redact
 from comodor.capture.tracker import CaptureTracker
 from comodor.paths import default_brain_path, project_key
+from comodor.reflect.service import ReflectionService, reflection_wanted
 from comodor.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -80,9 +80,10 @@ class ComodorApp:
         self._listeners: list[MemoryListener] = []
         self._listeners_lock = threading.Lock()
         self.engine.bus.subscribe(self._publish)
-        self.reflection: Any = None
+        self.reflection: ReflectionService | None = None
         self.watcher: Any = None
         """The workspace watcher, once a host started capture (see ``capture.service``)."""
+        self._apply_reflection()
 
     # -- settings -------------------------------------------------------------- #
 
@@ -90,8 +91,21 @@ class ComodorApp:
         """Apply new settings; the brain location is fixed for the life of the app."""
         self.settings = attrs.evolve(settings, brain_path=self.settings.brain_path)
         self.engine.configure(self.settings.learning)
+        self._apply_reflection()
         if self.tracker is not None:
             self.tracker.max_file_bytes = self.settings.watch.max_file_bytes
+
+    def _apply_reflection(self) -> None:
+        """Start, restart or stop background reflection to match the settings."""
+        wanted = reflection_wanted(self.settings.reflect)
+        current = self.reflection
+        if current is not None and (not wanted or current.settings != self.settings.reflect):
+            current.stop(0.5)
+            self.reflection = None
+            self.engine.reflector = None
+        if wanted and self.reflection is None:
+            self.reflection = ReflectionService(self.engine, self.settings.reflect)
+            self.engine.reflector = self.reflection
 
     # -- events ------------------------------------------------------------ #
 
@@ -234,15 +248,5 @@ class ComodorApp:
 
     def close(self) -> None:
         started = time.monotonic()
-        if self.reflection is not None:
-            try:
-                self.reflection.stop(0.5)
-            except Exception:
-                log.exception("stopping reflection failed")
-        self.engine.close()
+        self.engine.close()  # stops the reflector too, without waiting for a hung model
         log.debug("closed in %.0f ms", (time.monotonic() - started) * 1000)
-
-
-def redacted(text: str) -> str:
-    """Shared by hosts that log user text."""
-    return redact(text)

@@ -45,6 +45,29 @@ def _schemas(args: argparse.Namespace) -> int:
     return 0
 
 
+def _doctor(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from comodor.app import ComodorApp
+    from comodor.doctor import diagnose
+    from comodor.settings import ReflectSettings, Settings
+
+    reflect = ReflectSettings(
+        enabled=bool(args.endpoint and args.model),
+        endpoint=args.endpoint or "",
+        model=args.model or "",
+        api_key_env=args.api_key_env or "",
+    )
+    app = ComodorApp(Path(args.workspace), Settings(reflect=reflect))
+    try:
+        checks = diagnose(app)
+    finally:
+        app.close()
+    for check in checks:
+        print(f"{'ok ' if check.ok else 'FAIL'} {check.name:8} {check.detail}")
+    return 0 if all(check.ok for check in checks) else 1
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="comodor", description="A learning memory for AI coding assistants."
@@ -62,6 +85,14 @@ def build_parser() -> argparse.ArgumentParser:
     schemas = commands.add_parser("schemas", help="write the protocol's JSON Schemas")
     schemas.add_argument("--out", default="schemas", help="folder to write into")
     schemas.set_defaults(handler=_schemas)
+    doctor = commands.add_parser(
+        "doctor", help="check the brain, the watcher and the model endpoint"
+    )
+    doctor.add_argument("--workspace", default=".", help="the project folder (default: here)")
+    doctor.add_argument("--endpoint", help="OpenAI-compatible base URL ending in /v1")
+    doctor.add_argument("--model", help="the model name to reflect with")
+    doctor.add_argument("--api-key-env", help="the NAME of the variable holding the API key")
+    doctor.set_defaults(handler=_doctor)
     demo = commands.add_parser("demo", help="watch the brain learn on a temporary workspace")
     demo.add_argument("--keep", action="store_true", help="keep the temporary workspace")
     demo.set_defaults(handler=_demo)

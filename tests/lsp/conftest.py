@@ -36,13 +36,6 @@ def initialize_params(
 
 
 @pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return folder.resolve()
-
-
-@pytest.fixture
 def brain_home(tmp_path: Path) -> Path:
     home = tmp_path / "home"
     home.mkdir()

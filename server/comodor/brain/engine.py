@@ -703,12 +703,7 @@ class LearningEngine:
                     stopped=stopped,
                     steps=episode.steps,
                     messages=tuple(messages),
-                    corrections=tuple(
-                        detail
-                        for _, _, detail, _ in self.store.signals(
-                            self.project_scope, "correction", limit=5
-                        )
-                    ),
+                    corrections=tuple(self.store.episode_signals(episode.id, "correction")[-5:]),
                 )
                 self.reflector.submit(episode.id, summary)
         return episode.id

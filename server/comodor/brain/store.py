@@ -817,6 +817,14 @@ class BrainStore:
             )
         ]
 
+    def episode_signals(self, episode_id: int, kind: str) -> list[str]:
+        """The details of one task's signals of ``kind``, oldest first."""
+        rows = self._read(
+            "SELECT detail FROM signals WHERE episode_id = ? AND kind = ? ORDER BY id",
+            (episode_id, kind),
+        )
+        return [str(row[0]) for row in rows]
+
     def count_signals(self, scope: str, kind: str) -> int:
         return int(
             self._read("SELECT count(*) FROM signals WHERE scope = ? AND kind = ?", (scope, kind))[

@@ -1,0 +1,83 @@
+"""``comodor doctor``: brain health, watcher state, and whether the model endpoint answers.
+
+One function, :func:`diagnose`, serves the CLI and the ``comodor.doctor``
+command, so both always tell the same story.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from comodor.app import ComodorApp
+from comodor.brain.schema import SCHEMA_VERSION
+from comodor.reflect.errors import ReflectError
+from comodor.reflect.gateway import ChatGateway
+from comodor.reflect.service import reflection_wanted
+
+
+@attrs.frozen
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+
+def _brain(app: ComodorApp) -> Check:
+    store = app.engine.store
+    try:
+        integrity = store.integrity_check()
+    except Exception as error:  # a broken file must still produce a report
+        return Check("brain", False, f"{store.path}: {error}")
+    stats = app.engine.stats()
+    detail = (
+        f"{store.path} (schema {SCHEMA_VERSION}, integrity {integrity}): {stats.lessons} lessons, "
+        f"{stats.rules} rules ({stats.confident_rules} confident), {stats.episodes} tasks"
+    )
+    notices = " ".join(app.engine.notices)
+    return Check("brain", integrity == "ok", f"{detail}. {notices}".strip())
+
+
+def _watcher(app: ComodorApp, probe: bool) -> Check:
+    if app.workspace is None:
+        return Check("watcher", True, "no workspace folder: nothing to watch")
+    if not app.settings.watch.enabled:
+        return Check("watcher", True, "off (watch.enabled is false)")
+    if app.watcher is None and probe:
+        from comodor.capture.watcher import WorkspaceWatcher
+
+        notices: list[str] = []
+        watcher = WorkspaceWatcher(
+            app.workspace, on_changes=lambda _: None, on_notice=notices.append
+        )
+        watcher.start()
+        watcher.wait_ready(10.0)
+        mode = watcher.mode
+        watcher.stop()
+        detail = f"{mode} on {app.workspace}" + (f" — {notices[0]}" if notices else "")
+        return Check("watcher", mode in ("native", "polling"), detail)
+    return Check(
+        "watcher", app.watching in ("native", "polling"), f"{app.watching} on {app.workspace}"
+    )
+
+
+def _model(app: ComodorApp) -> Check:
+    settings = app.settings.reflect
+    if not reflection_wanted(settings):
+        return Check("model", True, "reflection is off; nothing is sent anywhere")
+    gateway = ChatGateway(
+        settings.endpoint,
+        settings.model,
+        settings.api_key_env,
+        timeout_s=min(settings.timeout_s, 15.0),
+        max_retries=0,
+    )
+    try:
+        return Check("model", True, gateway.ping())
+    except ReflectError as error:
+        return Check("model", False, str(error))
+    finally:
+        gateway.close()
+
+
+def diagnose(app: ComodorApp, *, probe_watcher: bool = True) -> list[Check]:
+    return [_brain(app), _watcher(app, probe_watcher), _model(app)]

@@ -1,0 +1,69 @@
+"""Reflection, wired to one engine: gateway → reflector → worker → ``absorb_reflection``.
+
+This is the object the engine sees as its :class:`~comodor.brain.engine.Reflector`.
+It exists only while ``reflect.enabled`` is on and an endpoint and a model are
+set; with reflection off, nothing is constructed and nothing is ever sent.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from comodor.brain.engine import LearningEngine
+from comodor.brain.models import EpisodeSummary, Skill
+from comodor.brain.redact import redact
+from comodor.reflect.gateway import ChatGateway
+from comodor.reflect.parse import Reflection
+from comodor.reflect.reflector import Reflector
+from comodor.reflect.worker import ReflectionWorker
+from comodor.settings import ReflectSettings
+
+log = logging.getLogger(__name__)
+
+
+def reflection_wanted(settings: ReflectSettings) -> bool:
+    return settings.enabled and bool(settings.endpoint.strip()) and bool(settings.model.strip())
+
+
+class ReflectionService:
+    """Background reflection for one engine; one model call at a time."""
+
+    def __init__(self, engine: LearningEngine, settings: ReflectSettings) -> None:
+        self.engine = engine
+        self.settings = settings
+        self.gateway = ChatGateway(
+            settings.endpoint,
+            settings.model,
+            settings.api_key_env,
+            timeout_s=settings.timeout_s,
+            log=log,
+        )
+        self.reflector = Reflector(self.gateway, redact, log=log)
+        self.worker = ReflectionWorker(
+            self.reflector.reflect, self._absorb, log=log, on_stop=self.gateway.close
+        )
+
+    def submit(self, episode_id: int, summary: EpisodeSummary) -> None:
+        self.worker.submit(episode_id, summary)
+
+    def wait_idle(self, timeout: float) -> bool:
+        return self.worker.wait_idle(timeout)
+
+    def stop(self, timeout: float) -> None:
+        self.worker.stop(timeout)
+
+    def _absorb(self, episode_id: int, reflection: Reflection) -> None:
+        if reflection.empty:
+            return
+        skill = None
+        if reflection.skill is not None:
+            skill = Skill(
+                name=reflection.skill.name,
+                description=reflection.skill.description,
+                steps=list(reflection.skill.steps),
+                scope="",
+            )
+        stored, merged = self.engine.absorb_reflection(episode_id, reflection.lessons, skill)
+        log.info(
+            "reflection on task %d: %d new lessons, %d merged", episode_id, len(stored), merged
+        )
