@@ -36,11 +36,11 @@ def timed(action: Callable[[], object], repeat: int) -> list[float]:
     return samples
 
 
-def build_brain(path: Path, size: int) -> None:
+def build_brain(path: Path, size: int, scope: str = SCOPE) -> None:
     corpus = Corpus(seed=size)
     store = BrainStore(path)
     now = time.time()
-    store.add_lessons(corpus.lesson(SCOPE, now) for _ in range(size))
+    store.add_lessons(corpus.lesson(scope, now) for _ in range(size))
     store.close()
 
 

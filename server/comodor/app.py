@@ -18,7 +18,7 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
 
 import attrs
@@ -29,8 +29,10 @@ from comodor.brain.errors import InvalidInput
 from comodor.brain.models import Lesson, Rule
 from comodor.capture.tracker import CaptureTracker
 from comodor.paths import default_brain_path, project_key
-from comodor.reflect.service import ReflectionService, reflection_wanted
 from comodor.settings import Settings
+
+if TYPE_CHECKING:
+    from comodor.reflect.service import ReflectionService
 
 log = logging.getLogger(__name__)
 
@@ -97,13 +99,16 @@ class ComodorApp:
 
     def _apply_reflection(self) -> None:
         """Start, restart or stop background reflection to match the settings."""
-        wanted = reflection_wanted(self.settings.reflect)
+        wanted = self.settings.reflect.active
         current = self.reflection
         if current is not None and (not wanted or current.settings != self.settings.reflect):
             current.stop(0.5)
             self.reflection = None
             self.engine.reflector = None
         if wanted and self.reflection is None:
+            # Imported here: the HTTP client is only loaded when reflection is on.
+            from comodor.reflect.service import ReflectionService
+
             self.reflection = ReflectionService(self.engine, self.settings.reflect)
             self.engine.reflector = self.reflection
 

@@ -10,9 +10,6 @@ import attrs
 
 from comodor.app import ComodorApp
 from comodor.brain.schema import SCHEMA_VERSION
-from comodor.reflect.errors import ReflectError
-from comodor.reflect.gateway import ChatGateway
-from comodor.reflect.service import reflection_wanted
 
 
 @attrs.frozen
@@ -62,8 +59,11 @@ def _watcher(app: ComodorApp, probe: bool) -> Check:
 
 def _model(app: ComodorApp) -> Check:
     settings = app.settings.reflect
-    if not reflection_wanted(settings):
+    if not settings.active:
         return Check("model", True, "reflection is off; nothing is sent anywhere")
+    from comodor.reflect.errors import ReflectError
+    from comodor.reflect.gateway import ChatGateway
+
     gateway = ChatGateway(
         settings.endpoint,
         settings.model,

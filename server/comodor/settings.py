@@ -59,6 +59,11 @@ class ReflectSettings:
     """The *name* of the environment variable holding the key; the key itself is never stored."""
     timeout_s: float = attrs.field(default=60.0, validator=attrs.validators.gt(0))
 
+    @property
+    def active(self) -> bool:
+        """Reflection runs only when enabled *and* pointed at an endpoint and a model."""
+        return self.enabled and bool(self.endpoint.strip()) and bool(self.model.strip())
+
 
 @attrs.frozen
 class WatchSettings:

@@ -22,6 +22,7 @@ language server calls it from worker threads, never from its event loop.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -257,8 +258,8 @@ class LearningEngine:
         trust = (confidence * 2.0 + wins) / (2.0 + wins + losses)
         return IndexedLesson(
             lesson_id,
-            scope,
-            tuple(term_text.split()),
+            sys.intern(scope),
+            tuple(sys.intern(term) for term in term_text.split()),  # shared, not 750k copies
             trust,
             max(created, last_success),
             bool(pinned),
@@ -273,7 +274,7 @@ class LearningEngine:
         """Catch the index up with every lesson change, whoever made it."""
         if self._index_rev < 0:
             head = self.store.lesson_log_head()
-            rows = self.store.index_rows()
+            rows = self.store.iter_index_rows()
             self._index.rebuild((self._indexed(row) for row in rows), self.settings.half_life_days)
             self._index_rev = head
             return
@@ -1012,10 +1013,18 @@ class LearningEngine:
             self._changed()
         return removed
 
+    def count_lessons(self) -> int:
+        """Lessons in this project's scopes: from the warm index, else from SQLite."""
+        with self._lock:
+            if self._index_rev >= 0:
+                self._sync_index()
+                return self._index.count(self.scopes)
+        return self.store.count_lessons(self.scopes)
+
     def stats(self) -> Stats:
         rules = self._rules
         return Stats(
-            lessons=self.store.count_lessons(self.scopes),
+            lessons=self.count_lessons(),
             rules=len(rules),
             confident_rules=sum(1 for rule in rules if rule.confident and rule.active),
             episodes=self.store.count_episodes(self.project_scope),
@@ -1030,7 +1039,7 @@ class LearningEngine:
     def progress(self) -> Progress:
         return analyse(
             self.store.episodes(self.project_scope),
-            lessons=self.store.count_lessons(self.scopes),
+            lessons=self.count_lessons(),
             rules_active=len(self.active_rules()),
         )
 

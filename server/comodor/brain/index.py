@@ -33,6 +33,7 @@ import heapq
 import math
 from array import array
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
@@ -43,7 +44,7 @@ FIRST_CHUNK = 32
 
 Small first steps let a query stop after a few dozen trusted lessons when they
 already answer it; doubling keeps the number of rounds logarithmic otherwise."""
-SCAN_BUDGET = 2_500
+SCAN_BUDGET = 1_200
 """At most this many postings of common terms are walked per query."""
 RARE_LIST = 256
 """Terms in at most this many lessons are read whole: cheap, and the most telling."""
@@ -117,6 +118,7 @@ class RecallIndex:
         """id -> negated trust key, for unpinned lessons"""
         self._lessons: dict[int, IndexedLesson] = {}
         self._pinned: dict[int, IndexedLesson] = {}
+        self._per_scope: Counter[str] = Counter()
 
     # -- maintenance ------------------------------------------------------ #
 
@@ -138,6 +140,7 @@ class RecallIndex:
         """Add a lesson, or move it to where its new trust puts it."""
         self.remove(lesson.id)
         self._lessons[lesson.id] = lesson
+        self._per_scope[lesson.scope] += 1
         if lesson.pinned:
             self._pinned[lesson.id] = lesson
             return
@@ -152,6 +155,8 @@ class RecallIndex:
     def remove(self, lesson_id: int) -> None:
         lesson = self._lessons.pop(lesson_id, None)
         self._pinned.pop(lesson_id, None)
+        if lesson is not None:
+            self._per_scope[lesson.scope] -= 1
         neg_key = self._keys.pop(lesson_id, None)
         if lesson is None or neg_key is None:
             return
@@ -173,21 +178,23 @@ class RecallIndex:
         try:
             self._lessons = {lesson.id: lesson for lesson in lessons}
             self._pinned = {key: item for key, item in self._lessons.items() if item.pinned}
+            self._per_scope = Counter(item.scope for item in self._lessons.values())
             ranked = sorted(
                 (self._neg_key(lesson), lesson.id, lesson.terms)
                 for lesson in self._lessons.values()
                 if not lesson.pinned
             )
             self._keys = {lesson_id: neg_key for neg_key, lesson_id, _ in ranked}
-            staged: dict[str, tuple[list[float], list[int]]] = {}
+            # Arrays, not lists: 750k boxed floats and ints would cost ~45 MB at peak.
+            staged: dict[str, _Postings] = {}
             for neg_key, lesson_id, terms in ranked:
                 for term in terms:
-                    entry = staged.get(term)
-                    if entry is None:
-                        entry = staged[term] = ([], [])
-                    entry[0].append(neg_key)
-                    entry[1].append(lesson_id)
-            self._postings = {term: _Postings(keys, ids) for term, (keys, ids) in staged.items()}
+                    postings = staged.get(term)
+                    if postings is None:
+                        postings = staged[term] = _Postings()
+                    postings.keys.append(neg_key)
+                    postings.ids.append(lesson_id)
+            self._postings = staged
         finally:
             if gc_was_enabled:
                 gc.enable()
@@ -195,6 +202,10 @@ class RecallIndex:
     def set_half_life(self, half_life_days: float) -> None:
         if abs(half_life_days * 86_400.0 - self._half_life_s) > 1e-6:
             self.rebuild(list(self._lessons.values()), half_life_days)
+
+    def count(self, scopes: Sequence[str]) -> int:
+        """How many lessons the scopes hold (kept as counters: no scan)."""
+        return sum(self._per_scope[scope] for scope in scopes)
 
     def get(self, lesson_id: int) -> IndexedLesson | None:
         return self._lessons.get(lesson_id)
@@ -252,16 +263,18 @@ class RecallIndex:
                 if lesson_id in seen:
                     continue
                 seen.add(lesson_id)
+                log_conf = -keys[lesson_id] - now_term
+                if log_conf < floor:
+                    continue
+                confidence = math.pow(2.0, log_conf)
+                if len(best) >= limit and confidence <= best[0][0]:
+                    continue  # even a perfect match could not beat the k-th best
                 lesson = lessons[lesson_id]
                 if lesson.scope not in allowed:
                     continue
                 relevance = sum(map(weight_of, wanted.intersection(lesson.terms))) / total
                 if relevance < MIN_RELEVANCE:
                     continue
-                log_conf = -keys[lesson_id] - now_term
-                if log_conf < floor:
-                    continue
-                confidence = math.pow(2.0, log_conf)
                 item = (relevance * confidence, lesson_id, relevance, confidence)
                 if len(best) < limit:
                     heapq.heappush(best, item)

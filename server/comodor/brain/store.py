@@ -424,6 +424,20 @@ class BrainStore:
         marks = ",".join("?" * len(lesson_ids))
         return self._read(f"{sql} WHERE id IN ({marks})", lesson_ids)
 
+    def iter_index_rows(self, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
+        """Every lesson's index row, streamed in batches to keep the peak memory low."""
+        last = 0
+        while True:
+            rows = self._read(
+                "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success,"
+                " pinned FROM lessons WHERE id > ? ORDER BY id LIMIT ?",
+                (last, batch),
+            )
+            yield from rows
+            if len(rows) < batch:
+                return
+            last = rows[-1][0]
+
     def lesson_log_since(self, rev: int) -> tuple[int, list[int]]:
         """Lessons changed after ``rev`` (by any process) and the newest rev."""
         rows = self._read(

@@ -21,10 +21,6 @@ from comodor.settings import ReflectSettings
 log = logging.getLogger(__name__)
 
 
-def reflection_wanted(settings: ReflectSettings) -> bool:
-    return settings.enabled and bool(settings.endpoint.strip()) and bool(settings.model.strip())
-
-
 class ReflectionService:
     """Background reflection for one engine; one model call at a time."""
 

@@ -1,0 +1,139 @@
+"""Language-server benchmark: round trips against a real ``comodor serve`` with a big brain.
+
+Measures, in one run and against one server process:
+
+* time from sending ``initialize`` to its response, with a 50k-lesson brain;
+* time until the recall index is warm (the first playbook answer);
+* round-trip latency of ``comodor.playbook``, ``textDocument/hover`` and
+  ``comodor.stats`` (p50/p95 over ``--requests`` each, interleaved), and the
+  playbook/stats ratio: what recall costs on top of a trivial command;
+* the server's resident memory once idle.
+
+Targets (issue 3): playbook and hover p95 ≤ 5 ms, ratio ≤ 2, initialize ≤ 300 ms,
+idle RSS ≤ 80 MB. Run: ``python -m bench.server``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import psutil
+from lsprotocol import types
+from pygls.lsp.client import LanguageClient
+
+from bench.brain import SCOPE, build_brain, percentile
+from bench.corpus import Corpus
+from comodor.paths import project_key
+
+
+def _scope_for(workspace: Path) -> str:
+    return f"project:{project_key(workspace)}"
+
+
+async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
+    workspace = folder / "ws"
+    workspace.mkdir()
+    (workspace / "app.py").write_text("def main():\n    return 1\n")
+    home = folder / "home"
+    home.mkdir()
+    brain = home / "brain.db"
+    build_brain(brain, size, scope=_scope_for(workspace))
+    os.environ["COMODOR_HOME"] = str(home)
+
+    client = LanguageClient("comodor-bench", "1")
+    await client.start_io(sys.executable, "-m", "comodor", "serve")
+    server = psutil.Process(client._server.pid)  # type: ignore[attr-defined]
+    started = time.perf_counter()
+    await client.initialize_async(
+        types.InitializeParams(
+            capabilities=types.ClientCapabilities(),
+            workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")],
+            initialization_options={"watch": {"enabled": False}},
+        )
+    )
+    initialize_ms = (time.perf_counter() - started) * 1000
+    client.initialized(types.InitializedParams())
+    uri = (workspace / "app.py").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="python", version=1, text="def main():\n    return 1\n"
+            )
+        )
+    )
+
+    async def command(name: str, argument: dict[str, Any]) -> Any:
+        return await client.workspace_execute_command_async(
+            types.ExecuteCommandParams(command=name, arguments=[argument])
+        )
+
+    started = time.perf_counter()
+    await command("comodor.playbook", {"query": "warm up the index"})
+    warm_ms = (time.perf_counter() - started) * 1000
+    await command("comodor.teachRule", {"statement": "Use single quotes for strings."})
+
+    corpus = Corpus(seed=7)
+    queries = [corpus.query() for _ in range(requests)]
+    hover_params = types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri),
+        position=types.Position(line=0, character=4),
+    )
+    timings: dict[str, list[float]] = {"playbook": [], "hover": [], "stats": []}
+    for query in queries:
+        for name in ("playbook", "hover", "stats"):
+            start = time.perf_counter()
+            if name == "playbook":
+                await command("comodor.playbook", {"query": query})
+            elif name == "hover":
+                await client.text_document_hover_async(hover_params)
+            else:
+                await command("comodor.stats", {})
+            timings[name].append((time.perf_counter() - start) * 1000)
+    await asyncio.sleep(1.0)
+    idle_rss_mb = server.memory_info().rss / 2**20
+    await client.shutdown_async(None)
+    client.exit(None)
+    await client.stop()  # type: ignore[no-untyped-call]
+    row: dict[str, Any] = {
+        "size": size,
+        "initialize_ms": initialize_ms,
+        "warm_ms": warm_ms,
+        "idle_rss_mb": idle_rss_mb,
+    }
+    for name, samples in timings.items():
+        row[f"{name}_p50"] = statistics.median(samples)
+        row[f"{name}_p95"] = percentile(samples, 0.95)
+    row["ratio"] = row["playbook_p95"] / row["stats_p95"]
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--size", type=int, default=50_000)
+    parser.add_argument("--requests", type=int, default=300)
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        row = asyncio.run(_run(args.size, args.requests, Path(folder)))
+    print(f"Server with a {row['size']:,}-lesson brain, {args.requests} requests of each kind:\n")
+    print("| measure | p50 ms | p95 ms | target |")
+    print("|---|---:|---:|---|")
+    print(f"| comodor.playbook | {row['playbook_p50']:.2f} | {row['playbook_p95']:.2f} | p95 ≤ 5 |")
+    print(f"| hover | {row['hover_p50']:.2f} | {row['hover_p95']:.2f} | p95 ≤ 5 |")
+    print(f"| comodor.stats | {row['stats_p50']:.2f} | {row['stats_p95']:.2f} | |")
+    print(f"| playbook / stats (p95) | | {row['ratio']:.2f} | ≤ 2 |")
+    print(f"| initialize → response | | {row['initialize_ms']:.0f} | ≤ 300 |")
+    print(f"| first playbook (index warm) | | {row['warm_ms']:.0f} | |")
+    print(f"| idle RSS | | {row['idle_rss_mb']:.0f} MB | ≤ 80 MB |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
