@@ -29,7 +29,7 @@ import psutil
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from bench.brain import SCOPE, build_brain, percentile
+from bench.brain import build_brain, percentile
 from bench.corpus import Corpus
 from comodor.paths import project_key
 
