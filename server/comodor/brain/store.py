@@ -907,6 +907,10 @@ class BrainStore:
                     "UPDATE agent_writes SET last_hash = ? WHERE id = ?", (last_hash, write_id)
                 )
 
+    def agent_written_paths(self, scope: str) -> set[str]:
+        rows = self._read("SELECT DISTINCT path FROM agent_writes WHERE scope = ?", (scope,))
+        return {str(row[0]) for row in rows}
+
     def count_agent_writes(self, scope: str) -> int:
         return int(self._read("SELECT count(*) FROM agent_writes WHERE scope = ?", (scope,))[0][0])
 

@@ -24,7 +24,7 @@ _LONE_DOCSTRING = re.compile(r'^[rRuU]?"""(?:.|\n)*"""$')
 
 
 def _bracket_delta(code: str, table: Mapping[str, int]) -> int:
-    return sum(table.get(ch, 0) for ch in code)
+    return sum(code.count(ch) * delta for ch, delta in table.items())
 
 
 def _renamer(renames: Mapping[str, str]) -> re.Pattern[str] | None:
@@ -101,10 +101,46 @@ def logic_changed(
 ) -> bool:
     """Whether the edit changed more than the conventions that explain it."""
     explained = list(explained)
+    before_lines = before.lines
     if explained:
-        before = lex(substitute(before.lines, after.lines, explained), language)
+        before_lines = tuple(substitute(before.lines, after.lines, explained).split("\n"))
+    after_lines = after.lines
     dropped = set(setup)
     if dropped:
-        kept = (line for k, line in enumerate(after.lines) if k not in dropped)
-        after = lex("\n".join(kept), language)
-    return canonical(before, language, renames or {}) != canonical(after, language, {})
+        after_lines = tuple(line for k, line in enumerate(after.lines) if k not in dropped)
+    # Lex only the edited region: the shared start and end cannot differ canonically.
+    before_window, after_window = _edited_window(before_lines, after_lines)
+    before_lexed = lex("\n".join(before_window), language)
+    after_lexed = lex("\n".join(after_window), language)
+    return canonical(before_lexed, language, renames or {}) != canonical(after_lexed, language, {})
+
+
+def _top_level(line: str) -> bool:
+    return bool(line) and not line[0].isspace() and line.lstrip()[:1] not in (")", "]", "}")
+
+
+def _edited_window(
+    before: tuple[str, ...], after: tuple[str, ...]
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The region both sides differ in, widened to top-level lines at both ends.
+
+    Lines shared at the start and the end cannot differ in canonical form by
+    themselves; cutting at a line that starts in column 0 (a new top-level
+    statement) keeps block nesting and brackets intact inside the window, so a
+    5,000-line file costs what its edited region costs.
+    """
+    limit = min(len(before), len(after))
+    head = 0
+    while head < limit and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    start = head
+    while start > 0 and (start >= len(before) or not _top_level(before[start])):
+        start -= 1
+    end_before, end_after = len(before) - tail, len(after) - tail
+    while end_before < len(before) and not _top_level(before[end_before]):
+        end_before += 1
+        end_after += 1
+    return before[start:end_before], after[start:end_after]

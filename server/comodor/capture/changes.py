@@ -8,6 +8,8 @@ single quotes"); a count over whole files would mostly measure the agent's own h
 from __future__ import annotations
 
 import difflib
+import re
+from collections.abc import Sequence
 
 import attrs
 
@@ -67,17 +69,38 @@ def _pair_block(
     return pairs
 
 
+def _common_ends(before: Sequence[str], after: Sequence[str]) -> tuple[int, int]:
+    """Lines shared at the start and at the end (the end never overlaps the start)."""
+    limit = min(len(before), len(after))
+    head = 0
+    while head < limit and before[head] == after[head]:
+        head += 1
+    tail = 0
+    while tail < limit - head and before[-1 - tail] == after[-1 - tail]:
+        tail += 1
+    return head, tail
+
+
 def compute_changes(before_text: str, after_text: str) -> ChangeSet:
-    """Diff agent→user by lines and pair the replaced lines within each hunk."""
+    """Diff agent→user by lines and pair the replaced lines within each hunk.
+
+    The shared first and last lines are set aside before diffing: a correction
+    touches a few lines of a file, and difflib's cost grows with the square of
+    what it is given, so a 5,000-line file costs what its edited middle costs.
+    """
     before = tuple(before_text.splitlines())
     after = tuple(after_text.splitlines())
-    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
+    head, tail = _common_ends(before, after)
+    matcher = difflib.SequenceMatcher(
+        None, before[head : len(before) - tail], after[head : len(after) - tail], autojunk=False
+    )
     removed: list[int] = []
     added: list[int] = []
     pairs: list[tuple[int, int]] = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, a1, a2, b1, b2 in matcher.get_opcodes():
         if tag == "equal":
             continue
+        i1, i2, j1, j2 = a1 + head, a2 + head, b1 + head, b2 + head
         removed.extend(range(i1, i2))
         added.extend(range(j1, j2))
         if tag == "replace" and i2 - i1 == j2 - j1:
@@ -93,15 +116,29 @@ def compute_changes(before_text: str, after_text: str) -> ChangeSet:
     )
 
 
+_HUNK = re.compile(r"^@@ -(\d+)(,\d+)? \+(\d+)(,\d+)? @@")
+
+
 def unified_diff(before_text: str, after_text: str, context: int = 1) -> str:
     """Return the agent→user unified diff of the changed hunks only, with minimal context."""
+    before = before_text.splitlines()
+    after = after_text.splitlines()
+    head, tail = _common_ends(before, after)
+    start = max(0, head - context)
+    stop_before = len(before) - max(0, tail - context)
+    stop_after = len(after) - max(0, tail - context)
     lines = difflib.unified_diff(
-        before_text.splitlines(),
-        after_text.splitlines(),
+        before[start:stop_before],
+        after[start:stop_after],
         fromfile="agent",
         tofile="user",
         n=context,
         lineterm="",
     )
-    text = "\n".join(lines)
+
+    def shift(match: re.Match[str]) -> str:
+        old, new = int(match.group(1)) + start, int(match.group(3)) + start
+        return f"@@ -{old}{match.group(2) or ''} +{new}{match.group(4) or ''} @@"
+
+    text = "\n".join(_HUNK.sub(shift, line) for line in lines)
     return text + "\n" if text else ""

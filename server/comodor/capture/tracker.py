@@ -24,6 +24,7 @@ import logging
 import subprocess
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,6 +35,7 @@ from comodor.brain.blobs import text_hash
 from comodor.brain.engine import LearningEngine
 from comodor.brain.models import Rule
 from comodor.brain.redact import redact
+from comodor.brain.store import AgentWrite
 from comodor.capture.conventions import analyse_correction, language_of
 
 if TYPE_CHECKING:
@@ -41,6 +43,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+KEEP_TEXTS = 256
+"""How many files' full texts the tracker keeps in memory as baselines."""
 RECENT_SAVE_S = 10.0
 """A disk change this soon after a save with the same text is the editor's own write."""
 SAVE_GRACE_S = 0.6
@@ -91,11 +95,14 @@ class CaptureTracker:
         self.is_ignored = is_ignored
         self._known: dict[str, str] = {}
         """path -> hash of the last text we know the file had"""
-        self._known_text: dict[str, str] = {}
+        self._known_text: OrderedDict[str, str] = OrderedDict()
+        """path -> that text, for the few files recently opened, saved or written (bounded)"""
         self._saves: dict[str, tuple[str, float]] = {}
         """path -> (hash, time) of the last editor save"""
         self._lock = threading.RLock()
         self._saved = threading.Condition(self._lock)
+        self._written: set[str] | None = None
+        """Paths with any agent write: a git storm over other files needs no SQLite."""
 
     # -- paths -------------------------------------------------------------- #
 
@@ -120,8 +127,7 @@ class CaptureTracker:
         """Remember the text as the file's baseline (unless an agent write is newer)."""
         with self._lock:
             key = self.key(path)
-            self._known[key] = text_hash(text)
-            self._known_text[key] = text
+            self._remember(key, text)
 
     def agent_edit(self, path: Path, text: str | None = None) -> int:
         """An agent says it wrote ``text`` (default: what is on disk now) to ``path``."""
@@ -133,9 +139,9 @@ class CaptureTracker:
             key = self.key(path)
             before = self._known_text.get(key)
             if before is None and self._known.get(key) is None:
-                previous = self.engine.store.last_agent_write(self.engine.project_scope, key)
+                previous = self._last_write(key)
                 before = self.engine.blobs.get(previous.after_hash) if previous else None
-            write_id = self.engine.record_agent_write(key, before, text)
+            write_id = self._record_write(key, before, text, created=before is None)
             self._remember(key, text)
             return write_id
 
@@ -193,13 +199,13 @@ class CaptureTracker:
             if self._is_editor_save(key, digest):
                 self._remember(key, text)
                 return
-            write = self.engine.store.last_agent_write(self.engine.project_scope, key)
+            write = self._last_write(key)
             if write is not None and write.status != "undone" and write.before_hash == digest:
                 self._undo(key, write.id, write.episode_id)
                 self._remember(key, text)
                 return
             if change.vcs:
-                self._remember(key, text)  # git's doing: a new baseline, not an agent
+                self._remember(key, text, keep_text=False)  # git's: a baseline, not an agent
                 return
             before = self._known_text.get(key)
             if before is None and change.kind != "created":
@@ -208,8 +214,21 @@ class CaptureTracker:
                 else:
                     before = self._committed_text(key)
             created = change.kind == "created" and before is None
-            self.engine.record_agent_write(key, before, text, created=created)
+            self._record_write(key, before, text, created=created)
             self._remember(key, text)
+
+    def _last_write(self, key: str) -> AgentWrite | None:
+        if self._written is None:
+            self._written = self.engine.store.agent_written_paths(self.engine.project_scope)
+        if key not in self._written:
+            return None
+        return self.engine.store.last_agent_write(self.engine.project_scope, key)
+
+    def _record_write(self, key: str, before: str | None, text: str, *, created: bool) -> int:
+        write_id = self.engine.record_agent_write(key, before, text, created=created)
+        if self._written is not None:
+            self._written.add(key)
+        return write_id
 
     def _committed_text(self, key: str) -> str | None:
         """The file as last committed, the best baseline for a file we never saw."""
@@ -228,7 +247,7 @@ class CaptureTracker:
         return completed.stdout.decode("utf-8", errors="replace")
 
     def _on_deleted(self, key: str) -> None:
-        write = self.engine.store.last_agent_write(self.engine.project_scope, key)
+        write = self._last_write(key)
         if write is not None and write.created and write.status == "open":
             self._undo(key, write.id, write.episode_id)
         self._known.pop(key, None)
@@ -236,9 +255,20 @@ class CaptureTracker:
 
     # -- judging a save ----------------------------------------------------------- #
 
-    def _remember(self, key: str, text: str) -> None:
+    def _remember(self, key: str, text: str, *, keep_text: bool = True) -> None:
+        """Note the file's current text; keep the text itself only for a bounded few.
+
+        A checkout of 50,000 files must not pull the whole tree into memory: for
+        those only the hash is kept, and git can give the text back when needed.
+        """
         self._known[key] = text_hash(text)
-        self._known_text[key] = text
+        if keep_text:
+            self._known_text[key] = text
+            self._known_text.move_to_end(key)
+            while len(self._known_text) > KEEP_TEXTS:
+                self._known_text.popitem(last=False)
+        else:
+            self._known_text.pop(key, None)
 
     def _undo(self, key: str, write_id: int, episode_id: int | None) -> None:
         self.engine.store.update_agent_write(write_id, status="undone")
@@ -246,7 +276,7 @@ class CaptureTracker:
 
     def _judge(self, key: str, text: str, digest: str) -> SaveOutcome:
         engine = self.engine
-        write = engine.store.last_agent_write(engine.project_scope, key)
+        write = self._last_write(key)
         if write is None or write.status == "undone":
             return SaveOutcome("none")
         window_s = engine.settings.correction_window_minutes * 60.0

@@ -106,6 +106,26 @@ class VcsTimeline:
         self.lookback_s = lookback_s
         self._keep_s = keep_s
         self._spans: list[list[float]] = []
+        self._held_since: float | None = None
+
+    def hold(self, at: float) -> None:
+        """Git took ``index.lock``: everything until it lets go is git's work.
+
+        A checkout of thousands of files keeps the lock for seconds with no other
+        git event in between, far longer than the quiet period.
+        """
+        if self._held_since is None:
+            self._held_since = at
+        self.mark(at)
+
+    def release(self, at: float) -> None:
+        """Git let go of ``index.lock``: close one span over the whole operation."""
+        since, self._held_since = self._held_since, None
+        if since is None:
+            self.mark(at)
+            return
+        self._spans = [span for span in self._spans if span[1] < since]
+        self._spans.append([since, at])
 
     def mark(self, at: float) -> None:
         """Record a git event seen at monotonic time ``at``."""
@@ -119,6 +139,8 @@ class VcsTimeline:
 
     def covers(self, at: float) -> bool:
         """Whether a change seen at ``at`` was part of a git operation."""
+        if self._held_since is not None and at >= self._held_since - self.lookback_s:
+            return True
         return any(
             first - self.lookback_s <= at <= last + self.quiet_s for first, last in self._spans
         )

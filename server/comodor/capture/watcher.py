@@ -425,6 +425,12 @@ class WorkspaceWatcher:
 
     def _apply(self, raw: _Raw) -> None:
         kind, src, dest, is_dir, at = raw
+        if self._git_prefix is not None and src == self._git_prefix + "index.lock":
+            if kind == "created":
+                self._timeline.hold(at)
+            elif kind in {"moved", "deleted"}:  # renamed onto index, or removed: done
+                self._timeline.release(at)
+            return
         if self._git_event(src, at) or (dest and self._git_event(dest, at)):
             return
         if is_dir:
