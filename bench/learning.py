@@ -143,8 +143,13 @@ async def play_file(
     writes: str,
     logic_only: bool,
     rng: random.Random,
+    mixed: bool = False,
 ) -> Step:
-    """The agent writes one file, the user opens it, fixes it (or not) and saves."""
+    """The agent writes one file, the user opens it, fixes it (or not) and saves.
+
+    ``mixed``: when the user fixes conventions, they also change some logic in the
+    same save, as people do; the convention votes must survive it.
+    """
     agent_text = render(spec, agent_style)
     before = (await client.settle())["corrections"]
     await write(client, spec.name, agent_text, writes)
@@ -156,6 +161,9 @@ async def play_file(
         user_text = render(spec, user.style())
         fixed = [c.name for c in violated(agent_style, user, spec.language)]
         kind = "correction" if user_text != agent_text else "clean"
+        if mixed and fixed:
+            changed, _ = logic_edit(spec, rng, user.style())
+            user_text, kind = render(changed, user.style()), "correction+logic"
     saved = user_text != agent_text
     seen = len(client.memory)
     if saved:
@@ -219,6 +227,7 @@ async def run_task(
     rng: random.Random,
     language: str,
     logic_only: bool = False,
+    mixed: float = 0.0,
 ) -> Step:
     task = await client.command("comodor.beginTask", {"goal": f"add {language} helpers #{index}"})
     spec = new_spec(rng, language, index)
@@ -232,17 +241,26 @@ async def run_task(
         writes=writes,
         logic_only=logic_only,
         rng=rng,
+        mixed=rng.random() < mixed,
     )
     await client.command("comodor.endTask", {"taskId": task["taskId"], "success": True})
     return step
 
 
 async def learn_and_flip(
-    folder: Path, *, seed: int, files: int, logic_every: int, flip_files: int, writes: str
+    folder: Path,
+    *,
+    seed: int,
+    files: int,
+    logic_every: int,
+    flip_files: int,
+    writes: str,
+    violation_rate: float = 0.8,
+    mixed: float = 0.0,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     user = User()
-    agent = Agent(violation_rate=0.8, apply_rules=True)
+    agent = Agent(violation_rate=violation_rate, apply_rules=True)
     track = Tracking()
     steps: list[Step] = []
     logic_steps: list[Step] = []
@@ -262,6 +280,7 @@ async def learn_and_flip(
                 rng=rng,
                 language=language,
                 logic_only=logic_only,
+                mixed=mixed,
             )
             (logic_steps if logic_only else steps).append(step)
             for name in step.fixed:
@@ -273,13 +292,28 @@ async def learn_and_flip(
         # The user changes their mind about one convention.
         flipped = next(c for c in PROFILE if c.field == FLIP_FIELD)
         user.wants[FLIP_FIELD] = flipped.other
-        flip = {"convention": flipped.name, "from": flipped.value, "to": flipped.other}
+        old_rule = next(
+            (
+                r
+                for r in rules_after_learning
+                if r["key"] == flipped.key and r["language"] == flipped.language
+            ),
+            None,
+        )
+        flip = {
+            "convention": flipped.name,
+            "from": flipped.value,
+            "to": flipped.other,
+            "old_support": round(old_rule["support"]) if old_rule else 0,
+        }
         flip_track = Tracking()
         turned_after: int | None = None
         unconfident_after: int | None = None
         flip_corrections = 0
         old_stood = 0
+        played = 0
         for offset in range(flip_files):
+            played = offset + 1
             index = files + offset
             step = await run_task(
                 client,
@@ -289,6 +323,7 @@ async def learn_and_flip(
                 writes=writes,
                 rng=rng,
                 language=flipped.language,
+                mixed=mixed,
             )
             if flipped.name in step.fixed:
                 flip_corrections += 1
@@ -311,7 +346,7 @@ async def learn_and_flip(
                 "corrections_until_turned": turned_after,
                 "corrections_until_old_rule_dropped": unconfident_after,
                 "old_rule_confident_through_corrections": old_stood,
-                "files_played": offset + 1,
+                "files_played": played,
                 "both_values_confident_at_once": flip_track.double_confident
                 + track.double_confident,
             }
@@ -333,13 +368,19 @@ async def learn_and_flip(
 
 
 async def holdout_arm(
-    folder: Path, *, apply_rules: bool, seed: int, tasks: int, writes: str
+    folder: Path,
+    *,
+    apply_rules: bool,
+    seed: int,
+    tasks: int,
+    writes: str,
+    violation_rate: float = 0.8,
 ) -> dict[str, Any]:
     """50 tasks of 1-2 files; the agent applies the playbook's rules or ignores them."""
     name = "memory-on" if apply_rules else "memory-off"
     workspace, home = folder / f"{name}-ws", folder / f"{name}-home"
     workspace.mkdir()
-    agent = Agent(violation_rate=0.8, apply_rules=apply_rules)
+    agent = Agent(violation_rate=violation_rate, apply_rules=apply_rules)
     user = User()
     corrections: list[int] = []
     violations: list[int] = []
@@ -466,142 +507,211 @@ def _mark(ok: bool) -> str:
     return "yes" if ok else "**MISS**"
 
 
-def print_report(
-    summary: dict[str, Any], probe: dict[str, dict[str, int]], times: dict[str, float]
-) -> None:
+def _counts(values: list[int | None]) -> str:
+    return ", ".join("never" if value is None else str(value) for value in values)
+
+
+def print_probe(probe: dict[str, dict[str, int]]) -> None:
     print("### Capture probe (in process): is each convention seen?\n")
     print("| convention | seen alone | seen with all 8 wrong at once |")
     print("|---|---:|---:|")
     for name, row in probe.items():
         print(f"| {name} | {row['alone']}/{row['samples']} | {row['together']}/{row['samples']} |")
-    print("\n### Learning through `comodor serve`\n")
-    print("| convention | rule | corrections that fixed it | until confident & right | ≤ 2 |")
-    print("|---|---|---:|---:|:-:|")
-    for name, row in summary["per_convention"].items():
-        until = row["corrections_until_confident"]
-        shown = "never" if until is None else str(until)
-        ok = until is not None and until <= TARGET_CORRECTIONS
+
+
+def print_conventions(summaries: list[dict[str, Any]]) -> None:
+    print(f"\n### Learning through `comodor serve` ({len(summaries)} seeds)\n")
+    print(
+        "| convention | rule | corrections that fixed it | until confident & right (per seed) "
+        "| worst | ≤ 2 |"
+    )
+    print("|---|---|---:|---:|---:|:-:|")
+    for convention in PROFILE:
+        rows = [summary["per_convention"][convention.name] for summary in summaries]
+        until = [row["corrections_until_confident"] for row in rows]
+        touched = sum(row["corrections_touching"] for row in rows)
+        worst = None if None in until else max(u for u in until if u is not None)
+        ok = worst is not None and worst <= TARGET_CORRECTIONS
         print(
-            f"| {name} | `{row['key']}={row['value']}` ({row['language']}) "
-            f"| {row['corrections_touching']} | {shown} | {_mark(ok)} |"
+            f"| {convention.name} | `{convention.key}={convention.value}` ({convention.language}) "
+            f"| {touched} | {_counts(until)} | {'never' if worst is None else worst} "
+            f"| {_mark(ok)} |"
         )
-    flip = summary["flip"]
-    hold = summary["holdout"]
-    turned = flip["corrections_until_turned"]
-    dropped = flip["corrections_until_old_rule_dropped"]
+
+
+def aggregate(summaries: list[dict[str, Any]]) -> dict[str, Any]:
+    """Worst cases where a target is a floor, totals where it is a count."""
+    holds = [summary["holdout"] for summary in summaries]
+    on = sum(hold["corrections_memory_on"] for hold in holds)
+    off = sum(hold["corrections_memory_off"] for hold in holds)
+    fixes_on = sum(hold["fixes_memory_on"] for hold in holds)
+    fixes_off = sum(hold["fixes_memory_off"] for hold in holds)
+    return {
+        "precision_min": min(summary["precision"] for summary in summaries),
+        "recall_min": min(summary["recall"] for summary in summaries),
+        "false_rules": sum(len(summary["false_rules"]) for summary in summaries),
+        "logic_edits": sum(summary["logic_edits"] for summary in summaries),
+        "logic_edit_votes": sum(summary["logic_edit_votes"] for summary in summaries),
+        "wrong_confident_ever": sum(len(summary["wrong_confident_ever"]) for summary in summaries),
+        "flip_dropped": [s["flip"]["corrections_until_old_rule_dropped"] for s in summaries],
+        "flip_turned": [s["flip"]["corrections_until_turned"] for s in summaries],
+        "flip_old_support": [s["flip"]["old_support"] for s in summaries],
+        "both_confident": sum(s["flip"]["both_values_confident_at_once"] for s in summaries),
+        "tasks": sum(hold["tasks"] for hold in holds),
+        "corrections_on": on,
+        "corrections_off": off,
+        "reduction_percent": 100.0 * (1 - on / off) if off else 0.0,
+        "reduction_per_seed": [round(hold["reduction_percent"]) for hold in holds],
+        "fixes_on": fixes_on,
+        "fixes_off": fixes_off,
+        "fix_reduction_percent": 100.0 * (1 - fixes_on / fixes_off) if fixes_off else 0.0,
+    }
+
+
+def print_summary(total: dict[str, Any], flipped: Convention, seeds: int) -> None:
     print("\n| summary | measured | target | met |")
     print("|---|---:|---:|:-:|")
+    turned = total["flip_turned"]
     rows = [
         (
-            "precision of confident rules",
-            f"{summary['precision']:.2f} ({summary['confident_rules']} confident)",
+            "precision of confident rules (worst seed)",
+            f"{total['precision_min']:.2f}",
             f"≥ {TARGET_PRECISION}",
-            summary["precision"] >= TARGET_PRECISION,
+            total["precision_min"] >= TARGET_PRECISION,
         ),
         (
-            "recall of the profile",
-            f"{summary['recall']:.2f}",
+            "recall of the profile (worst seed)",
+            f"{total['recall_min']:.2f}",
             f"≥ {TARGET_RECALL}",
-            summary["recall"] >= TARGET_RECALL,
+            total["recall_min"] >= TARGET_RECALL,
         ),
         (
-            f"false rules from {summary['logic_edits']} logic-only edits",
-            f"{len(summary['false_rules'])} (votes cast: {summary['logic_edit_votes']})",
+            "confident rules that ever contradicted the profile (before the flip)",
+            str(total["wrong_confident_ever"]),
             "0",
-            not summary["false_rules"] and summary["logic_edit_votes"] == 0,
+            total["wrong_confident_ever"] == 0,
         ),
         (
-            f"flip {flip['convention']} {flip['from']}→{flip['to']}: corrections until old rule "
-            "stops",
-            "never" if dropped is None else str(dropped),
-            "—",
-            dropped is not None,
-        ),
-        (
-            "… corrections until the new value is confident",
-            "never" if turned is None else str(turned),
-            "—",
-            turned is not None,
-        ),
-        (
-            "… checks with both values confident at once",
-            str(flip["both_values_confident_at_once"]),
+            f"false rules from {total['logic_edits']} logic-only edits",
+            f"{total['false_rules']} (votes cast: {total['logic_edit_votes']})",
             "0",
-            flip["both_values_confident_at_once"] == 0,
+            total["false_rules"] == 0 and total["logic_edit_votes"] == 0,
         ),
         (
-            f"holdout, {hold['tasks']} tasks: corrections memory on / off",
-            f"{hold['corrections_memory_on']} / {hold['corrections_memory_off']}",
+            f"flip {flipped.name} {flipped.value}→{flipped.other}: old rule's support at the flip",
+            _counts(total["flip_old_support"]),
             "—",
             True,
         ),
         (
-            "… reduction in corrections (saves)",
-            f"{hold['reduction_percent']:.0f}%",
+            "… corrections until the old rule stops being confident",
+            _counts(total["flip_dropped"]),
+            "—",
+            None not in total["flip_dropped"],
+        ),
+        (
+            "… corrections until the new value is confident",
+            _counts(turned),
+            "—",
+            None not in turned,
+        ),
+        (
+            "… checks with both values confident at once",
+            str(total["both_confident"]),
+            "0",
+            total["both_confident"] == 0,
+        ),
+        (
+            f"holdout, {total['tasks'] // seeds} tasks × {seeds} seeds: corrections "
+            "memory on / off",
+            f"{total['corrections_on']} / {total['corrections_off']}",
+            "—",
+            True,
+        ),
+        (
+            "… reduction in corrections (saves), per seed",
+            f"{total['reduction_percent']:.0f}% ({_counts(total['reduction_per_seed'])})",
             f"≥ {TARGET_REDUCTION:.0f}%",
-            hold["reduction_percent"] >= TARGET_REDUCTION,
+            total["reduction_percent"] >= TARGET_REDUCTION,
         ),
         (
             "… reduction in convention fixes",
-            f"{hold['fix_reduction_percent']:.0f}% "
-            f"({hold['fixes_memory_on']} / {hold['fixes_memory_off']})",
+            f"{total['fix_reduction_percent']:.0f}% ({total['fixes_on']} / {total['fixes_off']})",
             "—",
             True,
         ),
     ]
     for label, measured, target, ok in rows:
         print(f"| {label} | {measured} | {target} | {_mark(ok)} |")
-    print(
-        "\nWall time (shared machine, for orientation only): "
-        + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in times.items())
-    )
 
 
-async def run(args: argparse.Namespace, folder: Path) -> dict[str, Any]:
+async def run_seed(args: argparse.Namespace, seed: int, folder: Path) -> dict[str, Any]:
+    """Learn + flip, then both holdout arms, each on a fresh brain."""
+    folder.mkdir()
     times: dict[str, float] = {}
     learn = await learn_and_flip(
         folder,
-        seed=args.seed,
+        seed=seed,
         files=args.files,
         logic_every=args.logic_every,
         flip_files=args.flip_files,
         writes=args.writes,
+        violation_rate=args.violation_rate,
+        mixed=args.mixed,
     )
     times["learn+flip"] = learn["seconds"]
     arms = []
     for apply_rules in (True, False):
         arm = await holdout_arm(
-            folder, apply_rules=apply_rules, seed=args.seed, tasks=args.tasks, writes=args.writes
+            folder,
+            apply_rules=apply_rules,
+            seed=seed,
+            tasks=args.tasks,
+            writes=args.writes,
+            violation_rate=args.violation_rate,
         )
         times[arm["arm"]] = arm["seconds"]
         arms.append(arm)
     on, off = arms
-    summary = summarize(learn, on, off)
+    keys = ("corrections", "violations_fixed", "rules_in_playbook")
     return {
-        "config": vars(args),
-        "summary": summary,
+        "seed": seed,
+        "summary": summarize(learn, on, off),
         "times": times,
-        "series": {
-            "memory_on": {
-                k: on[k] for k in ("corrections", "violations_fixed", "rules_in_playbook")
-            },
-            "memory_off": {
-                k: off[k] for k in ("corrections", "violations_fixed", "rules_in_playbook")
-            },
-        },
+        "series": {"memory_on": {k: on[k] for k in keys}, "memory_off": {k: off[k] for k in keys}},
         "learn_steps": learn["steps"],
         "logic_steps": learn["logic_steps"],
         "final_rules": learn["rules"],
     }
 
 
+async def run(args: argparse.Namespace, folder: Path) -> list[dict[str, Any]]:
+    return [
+        await run_seed(args, seed, folder / f"seed-{seed}")
+        for seed in range(args.seed, args.seed + args.seeds)
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--seed", type=int, default=1, help="first seed")
+    parser.add_argument("--seeds", type=int, default=5, help="independent runs (fresh brains)")
     parser.add_argument("--files", type=int, default=36, help="files in the learning run")
     parser.add_argument("--logic-every", type=int, default=3, help="every Nth file: logic only")
     parser.add_argument("--flip-files", type=int, default=40, help="files allowed for the flip")
     parser.add_argument("--tasks", type=int, default=50, help="tasks per holdout arm")
+    parser.add_argument(
+        "--violation-rate",
+        type=float,
+        default=0.8,
+        help="chance the agent follows its own habit for a convention it has no rule for",
+    )
+    parser.add_argument(
+        "--mixed",
+        type=float,
+        default=0.25,
+        help="chance a correction also changes logic in the same save (learning run)",
+    )
     parser.add_argument("--writes", choices=("agent-edit", "disk"), default="agent-edit")
     parser.add_argument("--json", type=Path, help="write the full result here")
     parser.add_argument(
@@ -610,17 +720,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true", help="keep the temporary folders")
     args = parser.parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="comodor-learnbench-"))
+    started = time.perf_counter()
     try:
-        result = asyncio.run(run(args, folder))
+        results = asyncio.run(run(args, folder))
     finally:
         if args.keep:
             print(f"kept {folder}", file=sys.stderr)
         else:
             shutil.rmtree(folder, ignore_errors=True)
+    elapsed = time.perf_counter() - started
     probe = isolation_probe(args.seed)
-    result["probe"] = probe
-    print_report(result["summary"], probe, result["times"])
-    payload = json.dumps(result, indent=2, default=str)
+    summaries = [result["summary"] for result in results]
+    total = aggregate(summaries)
+    print_probe(probe)
+    print_conventions(summaries)
+    print_summary(total, next(c for c in PROFILE if c.field == FLIP_FIELD), len(results))
+    print(
+        f"\nWall time {elapsed:.0f} s for {len(results)} seeds (shared machine, orientation "
+        f"only); writes via {args.writes}."
+    )
+    payload = json.dumps(
+        {"config": vars(args), "aggregate": total, "probe": probe, "seeds": results},
+        indent=2,
+        default=str,
+    )
     for target in (args.out, args.json):
         if target is not None:
             target.parent.mkdir(parents=True, exist_ok=True)
