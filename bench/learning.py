@@ -692,7 +692,7 @@ async def run(args: argparse.Namespace, folder: Path) -> list[dict[str, Any]]:
     ]
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seed", type=int, default=1, help="first seed")
     parser.add_argument("--seeds", type=int, default=5, help="independent runs (fresh brains)")
@@ -718,7 +718,11 @@ def main(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=Path("bench/out/learning.json"), help="per-task series"
     )
     parser.add_argument("--keep", action="store_true", help="keep the temporary folders")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     folder = Path(tempfile.mkdtemp(prefix="comodor-learnbench-"))
     started = time.perf_counter()
     try:
