@@ -40,6 +40,22 @@ def test_a_merge_that_says_more_refines_the_wording(engine: LearningEngine) -> N
         pytest.param("Use unittest for new tests", "Do not use unittest for new tests", id="not"),
         pytest.param("Use unittest for new tests", "Never use unittest for new tests", id="never"),
         pytest.param("Prefer pytest over unittest", "Prefer unittest over pytest", id="over"),
+        # Found by bench.recall_quality: shared context on one side outvoted the swap.
+        pytest.param(
+            "Prefer pytest over unittest in the billing module.",
+            "Prefer unittest over pytest in the billing module.",
+            id="over-with-context",
+        ),
+        pytest.param(
+            "Use httpx instead of requests for billing scripts.",
+            "Use requests instead of httpx for billing scripts.",
+            id="instead-of-with-context",
+        ),
+        pytest.param(
+            "Use httpx rather than requests when calling the billing API",
+            "Use requests rather than httpx when calling the billing API",
+            id="rather-than",
+        ),
         pytest.param(
             "Run with -p no:cacheprovider",
             "Don't run with -p no:cacheprovider",
@@ -50,6 +66,23 @@ def test_a_merge_that_says_more_refines_the_wording(engine: LearningEngine) -> N
 def test_a_statement_and_its_opposite_never_merge(first: str, second: str) -> None:
     assert not same_meaning(first, second)
     assert not same_meaning(second, first)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        (
+            "Prefer pytest over unittest in the billing module.",
+            "In the billing module prefer pytest over unittest.",
+        ),
+        (
+            "Use httpx instead of requests for billing scripts.",
+            "For billing scripts use httpx instead of requests.",
+        ),
+    ],
+)
+def test_a_reordered_comparison_still_merges(first: str, second: str) -> None:
+    assert same_meaning(first, second)
 
 
 def test_opposite_lessons_are_both_kept(engine: LearningEngine) -> None:

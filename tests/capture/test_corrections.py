@@ -151,6 +151,19 @@ def test_adding_return_annotations_votes_added() -> None:
     assert result.logic_change is False
 
 
+def test_annotating_a_function_while_renaming_it_still_votes_added() -> None:
+    # Found by bench.learning: a user who fixes a camelCase name and adds `-> T` in the
+    # same save used to teach only the naming rule; the annotation went unseen.
+    before = "def loadUsers(rows):\n    return len(rows)\n"
+    after = "def load_users(rows) -> int:\n    return len(rows)\n"
+    result = analyse_correction(before, after, "python")
+    assert learned(result) == {
+        "python.return_annotations": "added",
+        "naming.functions": "snake_case",
+    }
+    assert result.logic_change is False
+
+
 def test_removing_return_annotations_votes_removed() -> None:
     bare = ANNOTATED.replace(" -> int", "")
     result = analyse_correction(ANNOTATED, bare, "python")

@@ -252,6 +252,27 @@ def _sides(text: str) -> tuple[set[str], set[str]] | None:
     return None
 
 
+def _compared(text: str) -> tuple[str, str] | None:
+    """For "prefer X over Y" statements, the terms right before and after the pivot.
+
+    Sides alone are not enough: in "prefer X over Y in the billing module" the
+    shared context sits on one side and outvotes a swap of X and Y.
+    """
+    raw = words(text)
+    for index, word in enumerate(raw):
+        if word not in _PIVOTS or not 0 < index < len(raw) - 1:
+            continue
+        before = next((t for w in reversed(raw[:index]) for t in terms(w)), None)
+        after = next(
+            (t for w in raw[index + 1 :] if w not in _PIVOTS for t in terms(w)),
+            None,
+        )
+        if before and after:
+            return before, after
+        return None
+    return None
+
+
 def overlap(first: Iterable[str], second: Iterable[str]) -> float:
     """Dice coefficient of two term sets (0..1)."""
     a, b = set(first), set(second)
@@ -278,6 +299,11 @@ def same_meaning(first: str, second: str, threshold: float = 0.55) -> bool:
         straight = len(left_a & left_b) + len(right_a & right_b)
         if crossed > straight:
             return False
+    compared_a, compared_b = _compared(first), _compared(second)
+    if compared_a and compared_b:
+        (x_a, y_a), (x_b, y_b) = compared_a, compared_b
+        if x_a == y_b or y_a == x_b:
+            return False  # the compared things swapped: X over Y became Y over X
     return True
 
 

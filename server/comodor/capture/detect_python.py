@@ -8,6 +8,7 @@ from comodor.capture.findings import Edit, Finding, majority, plural
 
 _DEF_OR_CLOSE = re.compile(r"^(?:(?:async)?def\w|\))")
 _RETURN_ANNOTATION = re.compile(r"->.*?(?=:$)")
+_DEF_NAME = re.compile(r"^((?:async)?def)\w+")
 _OLD_FORMAT = re.compile(r"\x02\s*(?:\.\s*format\s*\(|%\s*[\w(\x01\[{])")
 _FSTRING = re.compile(r"(?<!\w)[rR]?[fF][rR]?\x01")
 _PRINT = re.compile(r"(?<![\w.])print\s*\(")
@@ -69,6 +70,9 @@ def return_annotations(edit: Edit) -> list[Finding]:
         old, new = edit.before.squashed(i), edit.after.squashed(j)
         if not (_DEF_OR_CLOSE.match(old) and _DEF_OR_CLOSE.match(new)):
             continue
+        # A rename on the same line is its own story (naming.functions); the
+        # annotation is still the only change to the signature.
+        old, new = _DEF_NAME.sub(r"\1_", old), _DEF_NAME.sub(r"\1_", new)
         old_has, new_has = "->" in old, "->" in new
         if not old_has and new_has and _RETURN_ANNOTATION.sub("", new) == old:
             added += 1
