@@ -173,9 +173,7 @@ async def checkout_storm(files: int, folder: Path) -> dict[str, float]:
             await asyncio.sleep(0.01)
 
     asker = asyncio.create_task(keep_asking())
-    checkout = await asyncio.create_subprocess_exec(
-        "git", "checkout", "-q", "other", cwd=workspace
-    )
+    checkout = await asyncio.create_subprocess_exec("git", "checkout", "-q", "other", cwd=workspace)
     await checkout.wait()
     await asyncio.sleep(3.0)  # keep asking while the server digests git's storm
     stop.set()
