@@ -219,6 +219,8 @@ class ComodorApp:
         if entry is None:
             raise InvalidInput("command", f"unknown command {command!r}")
         params = protocol.structure(argument, entry.params)
+        if entry.fresh:
+            self.catch_up()
         return protocol.unstructure(entry.run(self, params))
 
     def catch_up(self) -> None:

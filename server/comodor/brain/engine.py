@@ -341,8 +341,10 @@ class LearningEngine:
         with self._lock:
             changed = summarized != self._rules
             self._rules = summarized
+            if not changed:
+                return summarized  # nothing to tell; keep prefetched recalls usable
             self._invalidate()
-            watchers = list(self._rule_watchers) if changed else []
+            watchers = list(self._rule_watchers)
         for watcher in watchers:
             try:
                 watcher()
