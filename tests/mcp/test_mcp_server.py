@@ -189,3 +189,18 @@ async def test_invalid_arguments_are_error_results_naming_the_argument(workspace
         after = (await mcp.read_resource("comodor://lessons")).contents[0]
         assert after == before
         assert (await call(mcp, "comodor_rules", {}))["rules"] == []
+
+
+async def test_a_committed_house_rules_file_is_read_at_start(workspace: Path) -> None:
+    (workspace / ".comodor").mkdir()
+    (workspace / ".comodor" / "house-rules.md").write_text(
+        "# House rules\n\n## Style\n\n"
+        "- Use tabs for indentation — *python · 2 corrections · 100% agree* "
+        "<!-- comodor: indent.style=tab lang=python -->\n"
+    )
+    async with mcp_session(workspace) as mcp:
+        (rule,) = (await call(mcp, "comodor_rules", {}))["rules"]
+        assert (rule["key"], rule["value"], rule["language"]) == ("indent.style", "tab", "python")
+        assert rule["confident"] and ".comodor/house-rules.md" in rule["evidence"]
+        rules_md = (await mcp.read_resource("comodor://rules")).contents[0]
+        assert "Use tabs for indentation" in rules_md.text  # type: ignore[union-attr]
