@@ -58,10 +58,16 @@ def _mcp(args: argparse.Namespace) -> int:
 
 def _sync(args: argparse.Namespace) -> int:
     from comodor.app import ComodorApp
+    from comodor.settings import from_workspace_file
     from comodor.sync import sync_app
     from comodor.team import import_team_rules
 
-    app = ComodorApp(_workspace(args.workspace))
+    workspace = _workspace(args.workspace)
+    problems: list[str] = []
+    settings = from_workspace_file(workspace, problems)
+    for problem in problems:
+        print(f"comodor: {problem}", file=sys.stderr)
+    app = ComodorApp(workspace, settings)
     try:
         import_team_rules(app)
         reports = sync_app(app, args.target)

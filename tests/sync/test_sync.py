@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -225,3 +226,21 @@ def test_the_cli_syncs_the_shared_brain_and_refuses_escapes(
     assert cli.main(["sync", "--workspace", str(workspace), "--target", "../x.md"]) == 1
     assert "outside the workspace" in capsys.readouterr().err
     assert not (workspace.parent / "x.md").exists()
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"comodor.sync.targets": ["CLAUDE.md", ".cursor/rules/comodor.mdc"]},
+        {"comodor": {"sync": {"targets": ["CLAUDE.md", ".cursor/rules/comodor.mdc"]}}},
+    ],
+)
+def test_the_cli_follows_the_configured_targets(
+    workspace: Path, settings: dict[str, object]
+) -> None:
+    (workspace / ".vscode").mkdir()
+    (workspace / ".vscode" / "settings.json").write_text(json.dumps(settings))
+    assert cli.main(["sync", "--workspace", str(workspace)]) == 0
+    assert (workspace / "CLAUDE.md").read_text().startswith(BEGIN)
+    assert (workspace / ".cursor/rules/comodor.mdc").read_text().startswith("---\n")
+    assert not (workspace / "AGENTS.md").exists()
