@@ -10,6 +10,10 @@ and error results are exactly ours).
 
 Brain calls block (SQLite, git), so they run on a worker thread, one at a time
 and in arrival order, like the language server's brain thread.
+
+Registering it, e.g. for Claude Code: ``claude mcp add comodor -- comodor mcp``;
+for clients configured with JSON: ``{"command": "comodor", "args": ["mcp",
+"--workspace", "/path/to/project"]}``.
 """
 
 from __future__ import annotations
