@@ -26,9 +26,10 @@ import attrs
 from comodor import protocol
 from comodor.brain.engine import LearningEngine
 from comodor.brain.errors import InvalidInput
+from comodor.brain.lessons_md import lessons_markdown
 from comodor.brain.models import Lesson, Rule
 from comodor.capture.tracker import CaptureTracker
-from comodor.paths import default_brain_path, project_key
+from comodor.paths import default_brain_path, project_key, resolve_inside
 from comodor.settings import Settings
 
 if TYPE_CHECKING:
@@ -212,17 +213,12 @@ class ComodorApp:
         """Resolve ``raw`` inside the workspace (following symlinks), or refuse it."""
         if self.workspace is None:
             raise InvalidInput(field, "there is no workspace folder to write into")
-        candidate = Path(raw).expanduser()
-        if not candidate.is_absolute():
-            candidate = self.workspace / candidate
-        resolved = candidate.resolve()
         try:
-            resolved.relative_to(self.workspace)
+            return resolve_inside(self.workspace, raw)
         except ValueError:
             raise InvalidInput(
                 field, f"{raw!r} is outside the workspace folder {self.workspace}"
             ) from None
-        return resolved
 
     def file_from_uri(self, uri: str, field: str = "uri") -> Path:
         path = uri_to_path(uri)
@@ -242,7 +238,29 @@ class ComodorApp:
         if entry is None:
             raise InvalidInput("command", f"unknown command {command!r}")
         params = protocol.structure(argument, entry.params)
+        if entry.fresh:
+            self.catch_up()
         return protocol.unstructure(entry.run(self, params))
+
+    def catch_up(self) -> None:
+        """See what other processes wrote to the shared brain since our last look.
+
+        Another host (the language server next to an MCP server) may have taught or
+        forgotten rules; the recall index catches up by itself through the lesson
+        log, the rule cache only when asked. Cheap: one query over the rules.
+        """
+        self.engine.refresh_rules()
+
+    def rules_markdown(self) -> str:
+        """The confident house rules as Markdown, in the committed export format."""
+        return self.engine.rules_markdown()
+
+    def lessons_markdown(self, limit: int = 200) -> str:
+        """The project's lessons as Markdown (newest ``limit``, pinned first)."""
+        lessons = self.engine.search("", limit)
+        return lessons_markdown(
+            lessons, self.engine.settings.half_life_days, project=self.project_scope
+        )
 
     @property
     def watching(self) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from comodor import __version__
 
@@ -35,9 +36,55 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def _schemas(args: argparse.Namespace) -> int:
-    from pathlib import Path
+def _workspace(raw: str | None) -> Path:
+    folder = Path(raw) if raw else Path.cwd()
+    if not folder.is_dir():
+        raise SystemExit(f"comodor: {folder} is not a folder")
+    return folder.resolve()
 
+
+def _mcp(args: argparse.Namespace) -> int:
+    import logging
+
+    logging.basicConfig(
+        stream=sys.stderr,  # stdout is the MCP wire
+        level=getattr(logging, args.log_level.upper()),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from comodor.mcp_server import run
+
+    return run(_workspace(args.workspace))
+
+
+def _sync(args: argparse.Namespace) -> int:
+    from comodor.app import ComodorApp
+    from comodor.settings import from_workspace_file
+    from comodor.sync import sync_app
+    from comodor.team import import_team_rules
+
+    workspace = _workspace(args.workspace)
+    problems: list[str] = []
+    settings = from_workspace_file(workspace, problems)
+    for problem in problems:
+        print(f"comodor: {problem}", file=sys.stderr)
+    app = ComodorApp(workspace, settings)
+    try:
+        import_team_rules(app)
+        reports = sync_app(app, args.target)
+    finally:
+        app.close()
+    failed = False
+    for report in reports:
+        where = report.path or report.target
+        if report.error:
+            failed = True
+            print(f"{report.target}: {report.action}: {report.error}", file=sys.stderr)
+        else:
+            print(f"{where}: {report.action}")
+    return 1 if failed else 0
+
+
+def _schemas(args: argparse.Namespace) -> int:
     from comodor.schemas import write
 
     written = write(Path(args.out))
@@ -82,6 +129,24 @@ def build_parser() -> argparse.ArgumentParser:
         "--log-level", default="warning", choices=["debug", "info", "warning", "error"]
     )
     serve.set_defaults(handler=_serve)
+    mcp = commands.add_parser("mcp", help="run the MCP server over stdio")
+    mcp.add_argument("--workspace", help="the project folder (default: the current folder)")
+    mcp.add_argument(
+        "--log-level", default="warning", choices=["debug", "info", "warning", "error"]
+    )
+    mcp.set_defaults(handler=_mcp)
+    sync = commands.add_parser(
+        "sync", help="write the house rules into instruction files (AGENTS.md, CLAUDE.md…)"
+    )
+    sync.add_argument("--workspace", help="the project folder (default: the current folder)")
+    sync.add_argument(
+        "--target",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="workspace-relative file to keep a block in (repeatable; default AGENTS.md)",
+    )
+    sync.set_defaults(handler=_sync)
     schemas = commands.add_parser("schemas", help="write the protocol's JSON Schemas")
     schemas.add_argument("--out", default="schemas", help="folder to write into")
     schemas.set_defaults(handler=_schemas)

@@ -28,6 +28,8 @@ class Command:
     result: type[Any]
     run: Callable[[ComodorApp, Any], Any]
     summary: str
+    fresh: bool = False
+    """Reads rules: catch up first with what other processes (MCP, CLI) wrote."""
 
 
 def _teach(app: ComodorApp, params: p.TeachParams) -> p.LessonResult:
@@ -225,13 +227,21 @@ COMMANDS: dict[str, Command] = {
             _lessons,
             "Search lessons (newest first without a query).",
         ),
-        Command("comodor.rules", p.RulesParams, p.RulesResult, _rules, "List house rules."),
+        Command(
+            "comodor.rules",
+            p.RulesParams,
+            p.RulesResult,
+            _rules,
+            "List house rules.",
+            fresh=True,
+        ),
         Command(
             "comodor.playbook",
             p.PlaybookParams,
             p.PlaybookResult,
             _playbook,
             "The playbook an assistant would get for a request.",
+            fresh=True,
         ),
         Command(
             "comodor.beginTask",
@@ -239,6 +249,7 @@ COMMANDS: dict[str, Command] = {
             p.BeginTaskResult,
             _begin_task,
             "Begin a task: recall, and remember what was recalled.",
+            fresh=True,
         ),
         Command(
             "comodor.endTask",
@@ -277,6 +288,7 @@ COMMANDS: dict[str, Command] = {
             p.PathResult,
             _export_rules,
             "Export the confident house rules as Markdown.",
+            fresh=True,
         ),
         Command(
             "comodor.progress",

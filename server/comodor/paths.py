@@ -54,3 +54,20 @@ def project_key(folder: Path | str) -> str:
         return "git-" + root[:16]
     digest = hashlib.sha256(str(path).encode("utf-8")).hexdigest()
     return "path-" + digest[:16]
+
+
+def resolve_inside(root: Path, raw: str | Path) -> Path:
+    """``raw`` (relative to ``root``, or absolute) resolved through every symlink.
+
+    Raises ``ValueError`` when the real location is outside ``root``: a path with
+    ``..``, an absolute path elsewhere, or a symlink (the file itself or any
+    folder on the way) that points out of the folder. Callers write to the
+    returned path, never to ``raw``, so a symlink is followed, not replaced.
+    """
+    base = root.resolve()
+    candidate = Path(raw).expanduser()
+    if not candidate.is_absolute():
+        candidate = base / candidate
+    resolved = candidate.resolve()
+    resolved.relative_to(base)  # raises ValueError when outside
+    return resolved

@@ -21,6 +21,7 @@ language server calls it from worker threads, never from its event loop.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import sys
 import threading
@@ -38,6 +39,7 @@ from comodor.brain.blobs import BlobStore
 from comodor.brain.errors import InvalidInput
 from comodor.brain.events import EventBus
 from comodor.brain.index import IndexedLesson, RecallIndex
+from comodor.brain.lessons_md import lesson_line
 from comodor.brain.models import (
     LESSON_KINDS,
     MESSAGE_ROLES,
@@ -175,6 +177,15 @@ def _require_bool(field: str, value: object) -> bool:
     return value
 
 
+def export_meta_key(target: Path) -> str:
+    """Brain meta key remembering the digest of the rules file we last wrote at ``target``."""
+    return f"rules-export:{target.resolve()}"
+
+
+def text_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
 def _fts_query(text: str) -> str:
     """An FTS5 OR-query of the content words of ``text`` (quoted, so nothing is syntax)."""
     chosen = [w for w in dict.fromkeys(words(text)) if len(w) > 2 and w.isalnum()][:24]
@@ -212,6 +223,7 @@ class LearningEngine:
         """Bumped on every change that can alter recall; prefetched results check it."""
         self._threads: list[threading.Thread] = []
         self._closed = False
+        self._rule_watchers: list[Callable[[], None]] = []
         self.refresh_rules()
 
     @classmethod
@@ -307,12 +319,51 @@ class LearningEngine:
             rule for rule in (rules_module.summarize(row) for row in rows) if rule.value
         )
         with self._lock:
+            changed = summarized != self._rules
             self._rules = summarized
+            if not changed:
+                return summarized  # nothing to tell; keep prefetched recalls usable
             self._invalidate()
+            watchers = list(self._rule_watchers)
+        for watcher in watchers:
+            try:
+                watcher()
+            except Exception:  # a host's listener must never break learning
+                log.exception("rule watcher failed")
         return summarized
+
+    def watch_rules(self, watcher: Callable[[], None]) -> Callable[[], None]:
+        """Call ``watcher`` (on the writing thread) whenever the rule cache changes.
+
+        Unlike the ``rule`` memory event, which announces only rules that *became*
+        confident, this fires for every change: a rule disabled, forgotten, turned
+        to another value, or losing its confidence. Mirrors of the rules (the
+        managed block in ``AGENTS.md``) need exactly that. Watchers must be quick.
+        """
+        with self._lock:
+            self._rule_watchers.append(watcher)
+
+        def unwatch() -> None:
+            with self._lock:
+                if watcher in self._rule_watchers:
+                    self._rule_watchers.remove(watcher)
+
+        return unwatch
 
     def all_rules(self) -> list[Rule]:
         return list(self._rules)
+
+    def confident_rules(self) -> list[Rule]:
+        """Confident, active rules of every language: what exports and mirrors show.
+
+        Unlike :meth:`active_rules` this ignores ``learning.rules``: turning rules off
+        for the playbook must not erase a committed file's contents.
+        """
+        return [rule for rule in self._rules if rule.confident and rule.active]
+
+    def rules_markdown(self) -> str:
+        """The confident house rules in the committed export format."""
+        return rules_module.export_markdown(self.confident_rules(), project=self.project_scope)
 
     def active_rules(self, language: str | None = None) -> list[Rule]:
         """Confident, active rules that apply to ``language`` — from memory, no I/O."""
@@ -422,12 +473,12 @@ class LearningEngine:
 
     def export_rules(self, target: Path) -> Path:
         """Write the confident rules as Markdown a team can read, review and commit."""
-        chosen = [rule for rule in self._rules if rule.confident and rule.active]
-        text = rules_module.export_markdown(chosen, project=self.project_scope)
+        text = self.rules_markdown()
         target.parent.mkdir(parents=True, exist_ok=True)
         temporary = target.with_name(f".{target.name}.tmp")
         temporary.write_text(text, encoding="utf-8")
         temporary.replace(target)
+        self.store.set_meta(export_meta_key(target), text_digest(text.encode("utf-8")))
         return target
 
     # -- recall ----------------------------------------------------------- #
@@ -547,8 +598,7 @@ class LearningEngine:
         shown_skills: list[Skill] = []
         ordered = sorted(lessons, key=lambda lesson: not lesson.pinned)
         for lesson in ordered:
-            confidence = lesson.effective_confidence(settings.half_life_days)
-            entry = f"- ({lesson.kind}, {confidence:.0%}) When {lesson.trigger}: {lesson.guidance}"
+            entry = lesson_line(lesson, settings.half_life_days)
             cost = estimate_tokens(entry)
             if used + cost > budget:
                 continue

@@ -2,7 +2,8 @@
 
 ``initialize`` opens the brain (on the brain thread) for the first workspace
 folder; ``initialized`` pulls the ``comodor`` configuration section and starts
-the watcher and the project scan in the background; ``shutdown`` stops all of
+the watcher, the project scan, the team's committed rules and the live sync of
+instruction files in the background; ``shutdown`` stops all of
 it well within a second and never waits on the client.
 """
 
@@ -18,6 +19,8 @@ from lsprotocol import types
 from comodor.app import ComodorApp, uri_to_path
 from comodor.lsp.server import ComodorServer
 from comodor.settings import Settings, merge, restrict_to_user_level
+from comodor.sync import LiveSync
+from comodor.team import import_team_rules
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +73,10 @@ def register(server: ComodorServer) -> None:
         app = ls.require_app()
         ls.brain.submit(app.engine.warm)
         if app.workspace is not None:
+            ls.brain.submit(lambda: read_team_rules(app))
             await ls.brain.run(lambda: start_capture(ls))
+            ls.live_sync = LiveSync(app)
+            ls.live_sync.start()
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(
@@ -78,6 +84,8 @@ def register(server: ComodorServer) -> None:
     ) -> None:
         del params
         await pull_configuration(ls)
+        if ls.live_sync is not None:
+            ls.live_sync.poke()  # sync.targets may have changed
 
     @server.feature(types.SHUTDOWN)
     async def shutdown(ls: ComodorServer, params: None) -> None:
@@ -86,10 +94,13 @@ def register(server: ComodorServer) -> None:
             timer.cancel()
         ls.timers.clear()
         watcher, ls.watcher = ls.watcher, None
+        live_sync, ls.live_sync = ls.live_sync, None
         app = ls.app
         loop = asyncio.get_running_loop()
 
         def stop_everything() -> None:
+            if live_sync is not None:
+                live_sync.stop(0.2)
             if watcher is not None:
                 watcher.stop(0.5)
             if app is not None:
@@ -136,3 +147,11 @@ def start_capture(ls: ComodorServer) -> None:
     from comodor.capture.service import start_capture as start
 
     ls.watcher = start(app, on_notice=ls.tell_user)
+
+
+def read_team_rules(app: ComodorApp) -> None:
+    """Read committed ``house-rules.md`` files (on the brain thread); never fatal."""
+    try:
+        import_team_rules(app)
+    except Exception:
+        log.exception("reading team rules failed")

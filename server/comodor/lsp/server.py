@@ -19,6 +19,7 @@ from comodor import __version__
 from comodor.app import ComodorApp
 from comodor.lsp.worker import BrainWorker
 from comodor.settings import Settings
+from comodor.sync import LiveSync
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +41,8 @@ class ComodorServer(LanguageServer):
         self.command_links = False
         """Whether hover may contain ``command:`` links (VS Code renders them)."""
         self.watcher: Any = None
+        self.live_sync: LiveSync | None = None
+        """Keeps ``sync.targets`` current (see :mod:`comodor.sync`), once initialized."""
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.document_queries: dict[str, str] = {}
         """uri -> the query whose recall was prefetched for that document"""

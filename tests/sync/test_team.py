@@ -1,0 +1,118 @@
+"""A committed house-rules.md becomes team rules: replaced on re-read, never our own echo."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from comodor.app import ComodorApp
+from comodor.brain.models import Vote
+from comodor.team import import_team_rules
+
+TEAM_FILE = """# House rules
+
+Learned by Comodor for a teammate.
+
+## Style
+
+- Use single quotes for strings — *python · 3 corrections · 100% agree* \
+<!-- comodor: quotes.style=single lang=python -->
+
+## Workflow
+
+- Run the linter before committing — *taught by you* <!-- comodor: user.run-linter=yes -->
+"""
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[ComodorApp]:
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    app = ComodorApp(workspace)
+    yield app
+    app.close()
+
+
+def by_key(app: ComodorApp) -> dict[str, object]:
+    app.catch_up()
+    return {rule.key: rule for rule in app.engine.all_rules()}
+
+
+def test_a_committed_file_becomes_confident_team_rules(app: ComodorApp) -> None:
+    assert app.workspace is not None
+    (app.workspace / "house-rules.md").write_text(TEAM_FILE)
+    learned = import_team_rules(app)
+    assert sorted(rule.key for rule in learned) == ["quotes.style", "user.run-linter"]
+    rules = app.execute("comodor.rules", {})["rules"]
+    quotes = next(rule for rule in rules if rule["key"] == "quotes.style")
+    assert quotes["confident"] and quotes["active"] and quotes["language"] == "python"
+    assert quotes["source"] == "evidence" and quotes["category"] == "style"
+    assert "house-rules.md" in quotes["evidence"] and "(team)" in quotes["detail"]
+    linter = next(rule for rule in rules if rule["key"] == "user.run-linter")
+    assert linter["language"] is None and linter["category"] == "workflow"
+    assert (
+        "Run the linter before committing"
+        in app.execute("comodor.playbook", {"query": "x"})["text"]
+    )
+
+
+def test_reading_again_replaces_and_a_removed_line_drops_its_rule(app: ComodorApp) -> None:
+    assert app.workspace is not None
+    (app.workspace / "house-rules.md").write_text(TEAM_FILE)
+    import_team_rules(app)
+    support = {rule.key: rule.support for rule in app.engine.all_rules()}
+    import_team_rules(app)
+    import_team_rules(app)
+    assert {rule.key: rule.support for rule in app.engine.all_rules()} == support
+    (app.workspace / "house-rules.md").write_text(TEAM_FILE.split("## Workflow", maxsplit=1)[0])
+    import_team_rules(app)
+    assert sorted(by_key(app)) == ["quotes.style"]
+    (app.workspace / "house-rules.md").unlink()
+    import_team_rules(app)
+    assert by_key(app) == {}
+
+
+def test_our_own_export_is_not_read_back_as_evidence(app: ComodorApp) -> None:
+    assert app.workspace is not None
+    rule = app.execute("comodor.teachRule", {"statement": "Use tabs for indentation"})["rule"]
+    exported = Path(app.execute("comodor.exportRules", {})["path"])
+    assert exported == app.workspace / ".comodor" / "house-rules.md"
+    import_team_rules(app)
+    (only,) = app.engine.all_rules()
+    assert only.support == 3.0 and only.source == "user"  # no team vote added
+    app.execute("comodor.forgetRule", {"id": rule["id"]})
+    import_team_rules(app)  # the stale export must not resurrect a forgotten rule
+    assert by_key(app) == {}
+    # a teammate's version of the same file (different bytes) is read
+    exported.write_text(TEAM_FILE)
+    import_team_rules(app)
+    assert sorted(by_key(app)) == ["quotes.style", "user.run-linter"]
+
+
+def test_a_team_vote_never_stacks_on_our_own_evidence(app: ComodorApp) -> None:
+    assert app.workspace is not None
+    own = Vote(
+        key="quotes.style",
+        value="double",
+        statement="Use double quotes for strings",
+        category="style",
+        language="python",
+        kind="correction",
+        detail="a.py",
+    )
+    app.engine.record_votes([own], origin="save:1", scope=app.engine.project_scope)
+    (app.workspace / "house-rules.md").write_text(TEAM_FILE)
+    import_team_rules(app)
+    quotes = by_key(app)["quotes.style"]
+    assert quotes.value == "double" and quotes.against == 0  # type: ignore[attr-defined]
+    assert "user.run-linter" in by_key(app)
+
+
+def test_a_team_file_symlinked_from_outside_is_ignored(app: ComodorApp, tmp_path: Path) -> None:
+    assert app.workspace is not None
+    (tmp_path / "elsewhere.md").write_text(TEAM_FILE)
+    (app.workspace / "house-rules.md").symlink_to(tmp_path / "elsewhere.md")
+    assert import_team_rules(app) == []
+    assert by_key(app) == {}
