@@ -115,8 +115,10 @@ export interface RenderOptions {
 }
 
 export function renderProgressHtml(p: ProgressResult, opts: RenderOptions): string {
-  const early = p.earlySuccessRate;
-  const recent = p.successRate;
+  // With no task recorded a rate is not 0%, it is unknown.
+  const none = !p.episodes;
+  const early = none ? null : p.earlySuccessRate;
+  const recent = none ? null : p.successRate;
   const stats = [
     ['Tasks recorded', String(p.episodes ?? 0)],
     ['Success rate, early → recent', `${percent(early)} → ${percent(recent)}`],
