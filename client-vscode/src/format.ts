@@ -124,7 +124,8 @@ export function correctionDescription(action: 'correction' | 'undo', ruleKeys: r
   if (action === 'undo') {
     return 'undone';
   }
-  return ruleKeys.length ? `corrected · ${ruleKeys.join(', ')}` : 'corrected';
+  // The row's pencil icon already says "corrected"; the narrow sidebar keeps room for the time.
+  return ruleKeys.length ? ruleKeys.join(', ') : 'corrected';
 }
 
 export function truncate(text: string, max: number): string {

@@ -49,7 +49,8 @@ test('small helpers', () => {
   assert.equal(percent(0.5), '50%');
   assert.equal(truncate('a  b\n c', 10), 'a b c');
   assert.equal(truncate('abcdefghij', 5), 'abcd…');
-  assert.equal(correctionDescription('correction', ['quotes.style']), 'corrected · quotes.style');
+  assert.equal(correctionDescription('correction', ['quotes.style']), 'quotes.style');
+  assert.equal(correctionDescription('correction', []), 'corrected');
   assert.equal(correctionDescription('undo', []), 'undone');
 });
 
