@@ -23,7 +23,7 @@ from .vscode_ui import VSCodeUI
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow]
 
-INSTALL_HINT = "Install with `pip install comodor` or set comodor.server.path."
+INSTALL_HINT = "Install it with “pip install comodor”, or set comodor.server.path."
 
 
 def _broken_server(tmp_path: Path) -> Path:
