@@ -1,7 +1,8 @@
 // Palette and view commands. All ids are `comodor.ui.*`: the server's own `comodor.*` command
 // ids are registered by vscode-languageclient, and registering them here would collide.
 import * as vscode from 'vscode';
-import { lessonDescription, lessonText, ruleDescription, truncate } from './format';
+import { lessonDescription, lessonText, ruleDescription, statusText, truncate } from './format';
+import { ruleIdArgument } from './hoverLinks';
 import type { ComodorServer } from './languageServer';
 import type { MemoryNotifications } from './notifications';
 import { openSetting } from './openSetting';
@@ -186,6 +187,37 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     await api.setRule(rule.id, change);
     deps.refreshViews();
   };
+  // Targets of the hover's links (hoverLinks.ts): same confirmation and refresh as the tree.
+  const forgetRuleById = async (arg: unknown) => {
+    const target = ruleIdArgument(arg);
+    if (!target) {
+      return;
+    }
+    const rule = (await api.rules(true)).find((r) => r.id === target.id);
+    if (!rule) {
+      void vscode.window.showInformationMessage('That house rule was already gone.');
+      deps.refreshViews();
+      return;
+    }
+    await forgetRuleItem(rule);
+  };
+  const setRuleById = async (arg: unknown) => {
+    const target = ruleIdArgument(arg);
+    if (!target || (target.pinned === undefined && target.active === undefined)) {
+      return;
+    }
+    const { pinned, active } = target;
+    await api.setRule(target.id, { pinned, active });
+    deps.refreshViews();
+    const what = pinned === true ? 'Pinned' : pinned === false ? 'Unpinned' : active ? 'Enabled' : 'Disabled';
+    vscode.window.setStatusBarMessage(`$(law) ${what} the house rule`, 4000);
+  };
+  const showStatus = async () => {
+    const choice = await vscode.window.showInformationMessage(statusText(await api.stats()), 'Show House Rules');
+    if (choice === 'Show House Rules') {
+      await vscode.commands.executeCommand('comodor.rules.focus');
+    }
+  };
   const forgetLessonItem = async (lesson: Lesson) => {
     const ok = await vscode.window.showWarningMessage(
       `Forget the lesson “${truncate(lessonText(lesson), 100)}”?`,
@@ -225,6 +257,9 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     reg('comodor.ui.unpinRuleItem', setRule({ pinned: false })),
     reg('comodor.ui.disableRuleItem', setRule({ active: false })),
     reg('comodor.ui.enableRuleItem', setRule({ active: true })),
+    reg('comodor.ui.forgetRuleById', forgetRuleById),
+    reg('comodor.ui.setRuleById', setRuleById),
+    reg('comodor.ui.showStatus', showStatus),
     reg('comodor.ui.forgetLessonItem', forgetLessonItem),
     reg('comodor.ui.pinLessonItem', pinLesson(true)),
     reg('comodor.ui.unpinLessonItem', pinLesson(false)),

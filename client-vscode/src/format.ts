@@ -1,6 +1,6 @@
 // Words users read: evidence, labels, announcements. Kept in one pure module so the exact
 // phrasing is unit-tested and consistent between the tree, the toasts and the status bar.
-import type { Lesson, Rule } from './protocol';
+import type { Lesson, Rule, StatsResult } from './protocol';
 
 function plural(n: number, word: string, pluralWord = `${word}s`): string {
   return `${n} ${n === 1 ? word : pluralWord}`;
@@ -124,10 +124,41 @@ export function correctionDescription(action: 'correction' | 'undo', ruleKeys: r
   if (action === 'undo') {
     return 'undone';
   }
-  return ruleKeys.length ? `corrected · ${ruleKeys.join(', ')}` : 'corrected';
+  // The row's pencil icon already says "corrected"; the narrow sidebar keeps room for the time.
+  return ruleKeys.length ? ruleKeys.join(', ') : 'corrected';
 }
 
 export function truncate(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length <= max ? flat : `${flat.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** One sentence on whether the server sees files an assistant writes outside the editor. */
+export function watchingText(watching: string | undefined): string {
+  switch (watching) {
+    case 'native':
+      return 'Comodor is watching this workspace for files your assistant writes.';
+    case 'polling':
+      return 'Comodor is watching this workspace for files your assistant writes (by polling: the system ran out of file watches).';
+    case 'starting':
+      return 'Comodor is getting ready to watch this workspace.';
+    case 'off':
+      return "Comodor isn't watching this workspace (comodor.watch.enabled), so it only sees files your assistant reports.";
+    default:
+      return "Comodor's file watcher has stopped; restart the server to watch again.";
+  }
+}
+
+/** The "Show Status" message: watcher, what was captured, what is remembered. */
+export function statusText(stats: StatsResult): string {
+  const rules =
+    stats.confidentRules === stats.rules
+      ? plural(stats.rules, 'house rule')
+      : `${plural(stats.rules, 'house rule')} (${stats.confidentRules} confident)`;
+  return (
+    `${watchingText(stats.watching)} ` +
+    `Seen: ${plural(stats.agentWrites, 'edit')} by your assistant, ${plural(stats.corrections, 'correction')}, ` +
+    `${plural(stats.undos, 'undo')}. ` +
+    `Remembered: ${rules}, ${plural(stats.lessons, 'lesson')}, ${plural(stats.episodes, 'task')}.`
+  );
 }

@@ -14,6 +14,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { CrashBudget } from './crashBudget';
+import { TRUSTED_HOVER_COMMANDS, rewriteHoverLinks } from './hoverLinks';
 import { openSetting } from './openSetting';
 import { MEMORY_NOTIFICATION, MemoryNotification } from './protocol';
 import { selectedInterpreter } from './pythonExtension';
@@ -178,10 +179,27 @@ export class ComodorServer implements vscode.Disposable {
       documentSelector: [{ scheme: 'file' }, { scheme: 'untitled' }],
       outputChannel: this.output,
       revealOutputChannelOn: RevealOutputChannelOn.Never,
+      // Hover Markdown may run only the extension's own rule commands (see hoverLinks.ts).
+      markdown: { isTrusted: { enabledCommands: [...TRUSTED_HOVER_COMMANDS] }, supportHtml: false },
       initializationOptions: serverSettings(vscode.workspace.workspaceFolders?.[0]?.uri),
       // Sends workspace/didChangeConfiguration when `comodor.*` changes; the server then pulls.
       synchronize: { configurationSection: 'comodor' },
       middleware: {
+        provideHover: async (document, position, token, next) => {
+          const hover = await next(document, position, token);
+          if (!hover) {
+            return hover;
+          }
+          const contents = hover.contents.map((c) => {
+            if (!(c instanceof vscode.MarkdownString)) {
+              return c;
+            }
+            const md = new vscode.MarkdownString(rewriteHoverLinks(c.value), c.supportThemeIcons);
+            md.isTrusted = { enabledCommands: [...TRUSTED_HOVER_COMMANDS] };
+            return md;
+          });
+          return new vscode.Hover(contents, hover.range);
+        },
         workspace: {
           // Answer pulls of section `comodor` with the same shape as initializationOptions
           // (client-only keys dropped, empty brainPath omitted); other sections pass through.

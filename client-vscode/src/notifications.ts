@@ -83,6 +83,10 @@ export class MemoryNotifications implements vscode.Disposable {
         this.listeners.recalled(n);
         break;
       case 'forgotRule':
+        // The server sends `{id}`; accept `items: [Rule]` too.
+        if (typeof n.id === 'number') {
+          this.policy.forgetRule(n.id);
+        }
         for (const item of n.items ?? []) {
           if (isRule(item)) {
             this.policy.forgetRule(item.id);

@@ -103,7 +103,7 @@ h1 { font-size: 1.5em; font-weight: 600; margin: 16px 0 4px; }
   border-radius: 4px; padding: 10px 12px; }
 .card h2 { font-size: 1em; font-weight: 600; margin: 0 0 2px; }
 .change { margin: 0 0 6px; }
-.chart { max-width: 100%; height: auto; }
+.chart { width: 100%; max-width: 640px; height: auto; display: block; }
 .chart .axis { stroke: var(--vscode-editorWidget-border, var(--vscode-descriptionForeground)); stroke-width: 1; }
 .chart .area { opacity: 0.12; }
 .chart .tick { font-size: 10px; fill: var(--vscode-descriptionForeground); }
@@ -115,11 +115,14 @@ export interface RenderOptions {
 }
 
 export function renderProgressHtml(p: ProgressResult, opts: RenderOptions): string {
-  const early = p.earlySuccessRate;
-  const recent = p.successRate;
+  // With no task recorded a rate is not 0%, it is unknown.
+  const none = !p.episodes;
+  const early = none ? null : p.earlySuccessRate;
+  const recent = none ? null : p.successRate;
   const stats = [
     ['Tasks recorded', String(p.episodes ?? 0)],
-    ['Success rate, early → recent', `${percent(early)} → ${percent(recent)}`],
+    // successRate is over all tasks, earlySuccessRate over the first ones.
+    ['Success rate, first tasks → all', `${percent(early)} → ${percent(recent)}`],
     ['Lessons', String(p.lessons ?? 0)],
     ['Active house rules', String(p.rulesActive ?? 0)],
   ]
@@ -130,7 +133,7 @@ export function renderProgressHtml(p: ProgressResult, opts: RenderOptions): stri
     .join('');
   const series = p.series ?? [];
   const cards = series.length
-    ? `<section class="series">${series
+    ? `<p class="muted">One dot per task, oldest on the left.</p><section class="series">${series
         .map(
           (s) =>
             `<div class="card"><h2>${escapeHtml(s.label)}</h2>` +

@@ -89,6 +89,10 @@ export interface StatsResult {
   undos: number;
   scope: string;
   brainPath: string;
+  /** Added by the server: the workspace watcher's state (native, polling, starting, off, stopped). */
+  watching?: string;
+  /** Added by the server: recalls computed ahead and not used yet. */
+  prefetchReady?: number;
 }
 
 export type MemoryAction =

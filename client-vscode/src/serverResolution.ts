@@ -33,7 +33,8 @@ export interface ResolutionDeps {
   homedir?: string;
 }
 
-export const INSTALL_HINT = 'Install with `pip install comodor` or set comodor.server.path.';
+// Plain text: notifications show Markdown backticks literally.
+export const INSTALL_HINT = 'Install it with “pip install comodor”, or set comodor.server.path.';
 
 /** `python`, `python3`, `python3.11`, `pythonw.exe`, `pypy3`… are interpreters; anything else
  *  is taken to be the `comodor` executable. */

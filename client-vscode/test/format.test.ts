@@ -8,6 +8,7 @@ import {
   percent,
   ruleDescription,
   ruleEvidence,
+  statusText,
   truncate,
 } from '../src/format';
 import { lesson, rule } from './fixtures';
@@ -48,6 +49,21 @@ test('small helpers', () => {
   assert.equal(percent(0.5), '50%');
   assert.equal(truncate('a  b\n c', 10), 'a b c');
   assert.equal(truncate('abcdefghij', 5), 'abcd…');
-  assert.equal(correctionDescription('correction', ['quotes.style']), 'corrected · quotes.style');
+  assert.equal(correctionDescription('correction', ['quotes.style']), 'quotes.style');
+  assert.equal(correctionDescription('correction', []), 'corrected');
   assert.equal(correctionDescription('undo', []), 'undone');
+});
+
+test('status says whether agent writes are seen, and what was captured', () => {
+  const stats = {
+    lessons: 0, rules: 2, confidentRules: 2, episodes: 1, agentWrites: 2, corrections: 2, undos: 0,
+    scope: 'project:abc', brainPath: '/tmp/brain.db', watching: 'native',
+  };
+  assert.equal(
+    statusText(stats),
+    'Comodor is watching this workspace for files your assistant writes. ' +
+      'Seen: 2 edits by your assistant, 2 corrections, 0 undos. Remembered: 2 house rules, 0 lessons, 1 task.',
+  );
+  assert.match(statusText({ ...stats, watching: 'off', rules: 3 }), /^Comodor isn't watching.*3 house rules \(2 confident\)/);
+  assert.match(statusText({ ...stats, watching: undefined }), /watcher has stopped/);
 });

@@ -72,3 +72,12 @@ test('change text says the direction in words', () => {
   assert.equal(changeText({ change: 12, improving: false }), '+12% early → recent · getting worse');
   assert.equal(changeText({ change: null, improving: null }), 'not enough evidence yet');
 });
+
+test('no tasks yet: the real server sends 0 for both rates, which must not read as 0% success', () => {
+  const html = renderProgressHtml(
+    progress({ episodes: 0, enoughData: false, successRate: 0, earlySuccessRate: 0, series: [] }),
+    { cspSource: CSP_SOURCE },
+  );
+  assert.ok(html.includes('— → —'));
+  assert.doesNotMatch(html, /0% → 0%/);
+});

@@ -6,6 +6,11 @@ extension installed from the .vsix that `npm run package` builds. Each launch ha
 XDG dirs, user-data dir, extensions dir and COMODOR_HOME, and code-server runs in its own
 session (setsid) so the whole process group (file watcher, extension hosts, the language
 server) is killed at the end.
+
+The language server is this checkout's, whatever is pip-installed: `comodor.server.path` is
+this interpreter (`sys.executable`, so the extension runs `python -m comodor serve`) and
+code-server's environment puts `<checkout>/server` first on PYTHONPATH. Each launch checks
+that `import comodor` in that environment really resolves to this checkout.
 """
 
 from __future__ import annotations
@@ -175,6 +180,22 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=5)
 
 
+def _assert_server_from_checkout(env: dict[str, str]) -> None:
+    """The extension will run `<sys.executable> -m comodor serve` in code-server's environment;
+    make sure that imports this checkout's server, not a pip-installed one."""
+    found = subprocess.run(
+        [sys.executable, "-c", "import comodor; print(comodor.__file__)"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    where = found.stdout.strip()
+    if found.returncode != 0 or not Path(where).is_relative_to(REPO / "server"):
+        pytest.fail(f"code-server's environment imports comodor from {where!r}: {found.stderr}")
+
+
 @dataclass
 class VSCodeSession:
     ui: VSCodeUI
@@ -212,7 +233,10 @@ def vscode_factory(
         machine_settings: dict[str, Any] | None = None,
         files: dict[str, str] | None = None,
         env: dict[str, str] | None = None,
+        before_start: Callable[[Path, dict[str, str]], None] | None = None,
     ) -> VSCodeSession:
+        """Start code-server + chromium on a new workspace. `before_start(workspace, env)` runs
+        after the workspace and COMODOR_HOME exist and before VS Code starts (to seed a brain)."""
         t0 = time.monotonic()
         root = tmp_path / f"vscode{len(sessions)}"
         dirs = {
@@ -234,9 +258,12 @@ def vscode_factory(
         for rel, text in (files or {}).items():
             (workspace / rel).parent.mkdir(parents=True, exist_ok=True)
             (workspace / rel).write_text(text)
-        _write_json(
-            dirs["ud"] / "User" / "settings.json", {**BASE_USER_SETTINGS, **(settings or {})}
-        )
+        user_settings = {
+            **BASE_USER_SETTINGS,
+            "comodor.server.path": sys.executable,
+            **(settings or {}),
+        }
+        _write_json(dirs["ud"] / "User" / "settings.json", user_settings)
         if machine_settings:
             _write_json(dirs["ud"] / "Machine" / "settings.json", machine_settings)
 
@@ -254,6 +281,10 @@ def vscode_factory(
             "PYTHONPATH": pythonpath,
             **(env or {}),
         }
+        if user_settings["comodor.server.path"] == sys.executable:
+            _assert_server_from_checkout(cs_env)
+        if before_start is not None:
+            before_start(workspace, cs_env)
         subprocess.run(
             [
                 str(code_server_bin),

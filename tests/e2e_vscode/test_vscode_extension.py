@@ -1,13 +1,12 @@
-"""The Comodor extension in a real VS Code, driven like a person would.
+"""The Comodor extension in a real VS Code, driven like a person would, against the real server.
 
-Run: `pytest tests/e2e_vscode -m editor` (installs what it needs with
+Run: `PYTHONPATH=server pytest tests/e2e_vscode -m editor` (installs what it needs with
 scripts/install-vscode-e2e.sh on first use). Screenshots: test-artifacts/vscode/<test>/.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import stat
 import subprocess
@@ -15,32 +14,16 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from .conftest import REPO, VSCodeSession
+from .conftest import VSCodeSession
+from .vscode_ui import VSCodeUI
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow]
 
-INSTALL_HINT = "Install with `pip install comodor` or set comodor.server.path."
-
-
-def _server_importable() -> bool:
-    env = {
-        **os.environ,
-        "PYTHONPATH": os.pathsep.join(
-            p for p in (str(REPO / "server"), os.environ.get("PYTHONPATH", "")) if p
-        ),
-    }
-    return (
-        subprocess.run(
-            [sys.executable, "-c", "import comodor.lsp.server"],
-            env=env,
-            capture_output=True,
-            check=False,
-        ).returncode
-        == 0
-    )
+INSTALL_HINT = "Install it with “pip install comodor”, or set comodor.server.path."
 
 
 def _broken_server(tmp_path: Path) -> Path:
@@ -101,91 +84,194 @@ def test_extension_activates_and_explains_a_server_that_cannot_start(
     )
 
 
-def test_extension_ui_against_a_scripted_server(
-    tmp_path: Path, vscode_factory: Callable[..., VSCodeSession]
-) -> None:
-    """The extension's side of the scenario against scripted_server.py (canned replies in the
-    protocol's shapes): a taught rule is confirmed, not announced; the learned rule is announced
-    once, reinforcements stay silent; corrections, hover, views and progress render."""
-    exe = tmp_path / "scripted-bin" / "comodor"
-    exe.parent.mkdir()
-    script = Path(__file__).with_name("scripted_server.py")
-    exe.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{script}" "$@"\n')
-    exe.chmod(0o755)
-    t0 = time.monotonic()
-    vs = vscode_factory(settings={"comodor.server.path": str(exe)})
-    ui = vs.ui
-    ui.status_item(re.compile(r"\d+ rules?")).wait_for(state="visible", timeout=60_000)
+# ---- helpers for the scenario -------------------------------------------------------------
 
-    # Settings reach the server: as initializationOptions, as the answer to its pull of section
-    # `comodor` (same shape, client-only keys left out), and again after a change.
-    ui.wait_until(
-        lambda: "pulled comodor configuration (initialized)" in vs.comodor_output(),
-        what="config pull",
+# Eight earlier tasks in this project (steps taken, success), so the dashboard has real series
+# from the real server to draw. Written through the server's own app, like `comodor mcp` would.
+SEED_HISTORY = """
+import sys
+from pathlib import Path
+from comodor.app import ComodorApp
+
+app = ComodorApp(Path(sys.argv[1]))
+for number, (steps, success) in enumerate(
+    [(14, False), (12, True), (11, False), (10, True), (8, True), (7, True), (6, True), (5, True)]
+):
+    task = app.execute("comodor.beginTask", {"goal": f"earlier task {number}"})
+    app.execute("comodor.endTask", {"taskId": task["taskId"], "success": success, "steps": steps})
+print(app.execute("comodor.progress", {})["headline"])
+app.close()
+"""
+
+
+def _seed_history(headline: list[str]) -> Callable[[Path, dict[str, str]], None]:
+    def seed(workspace: Path, env: dict[str, str]) -> None:
+        done = subprocess.run(
+            [sys.executable, "-c", SEED_HISTORY, str(workspace)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=True,
+        )
+        headline.append(done.stdout.strip().splitlines()[-1])
+
+    return seed
+
+
+def wait_for_status(
+    ui: VSCodeUI, pattern: str, timeout_s: float = 20, screenshot: str | None = None
+) -> str:
+    """Run "Comodor: Show Status" (the server's comodor.stats, in words) until its message
+    matches `pattern`; screenshot the one that matched, dismiss each, return the text."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        ui.run_command("Comodor: Show Status")
+        toast = ui.wait_for_toast(re.compile(r"Seen: \d+ edits? by your assistant"), timeout_s=10)
+        text = toast.locator(".notification-list-item-message").first.inner_text()
+        matched = re.search(pattern, text) is not None
+        if matched and screenshot:
+            ui.screenshot(screenshot)
+        ui.run_command("Notifications: Clear All Notifications")
+        if matched:
+            return text
+        if time.monotonic() > deadline:
+            raise AssertionError(f"Comodor status never matched {pattern!r}; last: {text!r}")
+        time.sleep(0.3)
+
+
+def _traced(output: str, header: str, kind: str) -> list[Any]:
+    """JSON payloads that vscode-languageclient's verbose trace logged after `header`."""
+    found = []
+    for block in output.split("[Trace - ")[1:]:
+        first, _, rest = block.partition("\n")
+        if header in first and rest.startswith(f"{kind}: "):
+            found.append(json.loads(rest[len(kind) + 2 :].strip()))
+    return found
+
+
+# ---- the issue's scenario -------------------------------------------------------------------
+
+
+def test_user_corrects_quotes_twice_and_sees_house_rule(
+    vscode_factory: Callable[..., VSCodeSession],
+) -> None:
+    """Issue 5, end to end in VS Code with the real server: teach a rule, let an agent write two
+    files, correct their quotes by typing, save, and see the learned rule everywhere."""
+    t0 = time.monotonic()
+    marks: dict[str, float] = {}
+
+    def mark(step: str) -> None:
+        marks[step] = round(time.monotonic() - t0, 1)
+
+    headline: list[str] = []
+    vs = vscode_factory(
+        settings={"comodor.trace.server": "verbose"}, before_start=_seed_history(headline)
     )
+    ui = vs.ui
+    mark("workbench")
+
+    # 1. The extension activates and starts the server: the status bar counts the rules.
+    ui.status_item(re.compile(r"\b0 rules\b")).wait_for(state="visible", timeout=60_000)
+    ui.page.locator(".activitybar .action-label[aria-label^='Comodor']").click()
+    ui.view_pane("House Rules").get_by_text("No house rules yet").wait_for(state="visible")
+    ui.screenshot("server-running")
+    mark("server running")
+
+    # The settings reached the server: the answer to its pull of section `comodor` has the
+    # same shape as initializationOptions (client-only keys left out).
     out = vs.comodor_output()
-    init_line = next(
-        line for line in out.splitlines() if line.startswith("initializationOptions: ")
-    )
-    pulled_line = next(
-        line for line in out.splitlines() if "pulled comodor configuration (initialized)" in line
-    )
-    init_opts = json.loads(init_line.split(": ", 1)[1])
-    pulled = json.loads(pulled_line.split("): ", 1)[1])
-    assert init_opts == pulled
-    assert pulled["learning"]["topK"] == 6 and pulled["reflect"]["enabled"] is False
-    assert "server" not in pulled and "trace" not in pulled and "brainPath" not in pulled
+    init = _traced(out, "Sending request 'initialize", "Params")[0]["initializationOptions"]
+    pulled = [r[0] for r in _traced(out, "Sending response 'workspace/configuration", "Result")]
+    assert pulled and all(p == init for p in pulled), (init, pulled)
+    assert init["learning"]["topK"] == 6 and init["watch"]["enabled"] is True
+    assert not {"server", "trace", "brainPath"} & set(init)
+
+    # 2. Teach a house rule from the palette; the House Rules view lists it.
     ui.run_command("Comodor: Teach a House Rule")
     ui.answer_input("Use pathlib for file paths.")
     ui.wait_for_toast("House rule added: Use pathlib for file paths.")
-    ui.status_item("1 rule").wait_for(state="visible")
+    row = ui.wait_for_tree_row("House Rules", "Use pathlib for file paths.")
+    assert "taught by you" in row.inner_text()
+    ui.status_item(re.compile(r"\b1 rule\b")).wait_for(state="visible")
     ui.screenshot("rule-taught")
+    mark("rule taught")
 
-    files = {"greet.py": 'print("hi")\n', "config.py": 'MODE = "debug"\n', "third.py": 'X = "x"\n'}
-    for name, text in files.items():
+    # 3. An agent outside the editor writes two files, once the server's watcher is ready.
+    ui.run_command("Notifications: Clear All Notifications")
+    wait_for_status(ui, r"^Comodor is watching this workspace", screenshot="watcher-ready")
+    agent_files = {
+        "greet.py": 'def greet(name):\n    return "Hello, " + name\n\n\nprint(greet("world"))\n',
+        "config.py": 'MODE = "debug"\nNAME = "comodor"\n',
+    }
+    for name, text in agent_files.items():
         (vs.workspace / name).write_text(text)
+    status = wait_for_status(ui, r"Seen: 2 edits by your assistant", screenshot="agent-wrote")
+    assert "0 corrections" in status, status
+    mark("agent wrote 2 files")
 
-    def correct(name: str) -> None:
+    # 4. The user opens each file (Ctrl+P), retypes the lines with double quotes using single
+    #    quotes (select the line's text, type), and saves with Ctrl+S.
+    for name, text in agent_files.items():
         ui.open_file(name)
         ui.focus_editor()
-        ui.retype_line(1, files[name].strip().replace('"', "'"))
+        for number, line in enumerate(text.splitlines(), start=1):
+            if '"' in line:
+                ui.retype_line(number, line.replace('"', "'"))
         ui.save()
-        assert (vs.workspace / name).read_text() == files[name].replace('"', "'")
+        assert (vs.workspace / name).read_text() == text.replace('"', "'")
+        ui.screenshot(f"corrected-{name}")
+    mark("2 corrections saved")
 
-    correct("greet.py")
-    correct("config.py")
-    # Info toasts slide into the notification centre after a while, so look right away.
-    ui.wait_for_toast("Learned: Use single quotes for strings. — from 2 of your corrections")
+    # 5. Comodor announces the rule it learned, once; the taught rule is not "learned".
+    toast = ui.wait_for_toast(
+        "Learned: Use single quotes for strings. — from 2 of your corrections", timeout_s=30
+    )
+    assert toast.locator(".monaco-button", has_text="Forget").count() == 1
     ui.screenshot("learned-toast")
-    correct("third.py")  # the server re-sends the rule (a reinforcement): it must stay silent
-    time.sleep(1.0)
     messages = ui.toast_texts()
-    assert sum("Learned:" in m for m in messages) <= 1, messages
-    assert not any("pathlib" in m and "Learned" in m for m in messages), messages
-    assert not any("from 3 of your corrections" in m for m in messages), messages
+    assert sum("Learned:" in m for m in messages) == 1, messages
+    mark("learned toast")
 
-    hover = ui.hover_word("X", "House rules")
-    assert hover.locator("strong", has_text="House rules").count() >= 1
-    ui.screenshot("hover")
+    # 6. Hovering a line shows the house rules, rendered: the title, the statements, the evidence,
+    #    and Forget/Pin links that VS Code trusts (plain text if it did not).
+    hover = ui.hover_word("NAME", "House rules")
+    assert hover.locator("strong", has_text="House rules").count() >= 1, "markdown not rendered"
+    quotes = hover.locator("li", has_text="Use single quotes for strings.")
+    assert "2 corrections · 100% agree" in quotes.inner_text()
+    assert "taught by you" in hover.locator("li", has_text="Use pathlib").inner_text()
+    ui.screenshot("hover-house-rules")
+    pin = quotes.locator("a", has_text=re.compile(r"^Pin$"))
+    assert pin.count() == 1, quotes.inner_html()
+    pin.click()
+    ui.page.locator(".part.statusbar", has_text="Pinned the house rule").wait_for(state="visible")
     ui.page.keyboard.press("Escape")
+    mark("hover")
 
+    # 7. The House Rules view lists both rules with their evidence (the learned one now pinned).
     ui.run_command("Comodor: Focus on House Rules View")
     row = ui.wait_for_tree_row("House Rules", "Use single quotes for strings.")
-    assert "corrections · 100% agree · python" in row.inner_text()
+    ui.wait_until(lambda: "pinned" in row.inner_text(), what="the pin to show in the view")
+    assert "2 corrections · 100% agree · python" in row.inner_text()
     ui.wait_for_tree_row("House Rules", "Use pathlib for file paths.")
-    ui.wait_for_tree_row("Recent Corrections", "third.py")
-    ui.status_item("2 rules").wait_for(state="visible")
-    ui.screenshot("views")
+    ui.wait_for_tree_row("Recent Corrections", "config.py")
+    ui.wait_for_tree_row("Recent Corrections", "greet.py")
+    ui.status_item(re.compile(r"\b2 rules\b")).wait_for(state="visible")
+    ui.screenshot("house-rules-view")
+    mark("house rules view")
 
+    # 8. Show Progress opens the dashboard with the server's headline and its charts.
     ui.run_command("Comodor: Show Progress")
+    ui.page.locator(".tabs-container .tab", has_text="Comodor Progress").wait_for(state="visible")
     frame = ui.page.frame_locator("iframe.webview.ready").frame_locator("iframe")
-    frame.locator("text=3 tasks recorded — 3 more before a trend means anything").wait_for(
-        state="visible"
-    )
-    assert frame.locator("svg.chart").count() == 1
-    ui.screenshot("progress")
+    frame.locator(".headline", has_text=headline[0]).wait_for(state="visible")
+    assert headline[0].startswith("Steps per task down"), headline
+    assert frame.locator("svg.chart").count() >= 1
+    assert "Active house rules" in frame.locator(".stats").inner_text()
+    ui.screenshot("progress-dashboard")
+    mark("progress dashboard")
 
-    # Change a setting the way a user does: in the Settings editor.
+    # A settings change in the Settings editor reaches the server (it pulls `comodor` again).
     ui.run_command("Preferences: Open Settings (UI)")
     ui.page.locator(".settings-editor").wait_for(state="visible")
     ui.page.keyboard.type("comodor.learning.topK")
@@ -198,89 +284,15 @@ def test_extension_ui_against_a_scripted_server(
     top_k.fill("9")
     ui.page.keyboard.press("Tab")
     ui.wait_until(
-        lambda: '"topK": 9' in vs.comodor_output().split("(didChangeConfiguration)")[-1],
+        lambda: any(
+            r[0]["learning"]["topK"] == 9
+            for r in _traced(vs.comodor_output(), "Sending response 'workspace/config", "Result")
+        ),
         timeout_s=20,
-        what="re-pull after a settings change",
+        what="the server to pull the changed setting",
     )
-    print(
-        f"[e2e-vscode] scripted server: {time.monotonic() - t0:.1f}s (launch {vs.timings})",
-        file=sys.stderr,
-    )
+    mark("settings re-pulled")
 
-
-@pytest.mark.skipif(
-    not _server_importable(),
-    reason="the Comodor language server is not there yet "
-    "(`python -c 'import comodor.lsp.server'` fails)",
-)
-def test_user_corrects_quotes_twice_and_sees_house_rule(
-    vscode_factory: Callable[..., VSCodeSession],
-) -> None:
-    """The issue's scenario, end to end in VS Code with the real server."""
-    t0 = time.monotonic()
-    vs = vscode_factory(settings={"comodor.server.path": sys.executable})
-    ui = vs.ui
-
-    # 1. The extension activates and starts the server (status bar shows the rule count).
-    ui.status_item(re.compile(r"\d+ rules?")).wait_for(state="visible", timeout=60_000)
-    ui.screenshot("server-running")
-
-    # 2. Teach a house rule from the palette.
-    ui.run_command("Comodor: Teach a House Rule")
-    ui.answer_input("Use pathlib for file paths.")
-    ui.wait_for_toast("House rule added")
-    ui.screenshot("rule-taught")
-
-    # 3. A terminal agent writes two files with double quotes while the editor is open.
-    agent_files = {
-        "greet.py": 'def greet(name):\n    return "Hello, " + name\n\n\nprint(greet("world"))\n',
-        "config.py": 'MODE = "debug"\nNAME = "comodor"\n',
-    }
-    for name, text in agent_files.items():
-        (vs.workspace / name).write_text(text)
-    # The server notices agent writes through its file watcher; give it a moment.
-    time.sleep(2.0)
-
-    # 4. The user opens each file, fixes the quotes by typing, and saves with Ctrl+S.
-    for name, text in agent_files.items():
-        ui.open_file(name)
-        ui.focus_editor()
-        for number, line in enumerate(text.splitlines(), start=1):
-            if '"' in line:
-                ui.retype_line(number, line.replace('"', "'"))
-        ui.save()
-        assert (vs.workspace / name).read_text() == text.replace('"', "'")
-        ui.screenshot(f"corrected-{name}")
-
-    # 5. Comodor announces the rule it learned from the two corrections.
-    toast = ui.wait_for_toast(
-        re.compile(r"Learned: .* — from \d+ of your corrections"), timeout_s=30
-    )
-    ui.screenshot("learned-toast")
-    assert toast.locator(".monaco-button", has_text="Forget").count() == 1
-
-    # 6. Hovering a line shows the house rules, rendered as Markdown.
-    hover = ui.hover_word("NAME", "House rules")
-    assert hover.locator("strong", has_text="House rules").count() >= 1, (
-        "hover markdown not rendered"
-    )
-    assert "pathlib" in hover.inner_text()
-    ui.screenshot("hover-house-rules")
-    ui.page.keyboard.press("Escape")
-
-    # 7. The House Rules view lists both rules.
-    ui.run_command("Comodor: Focus on House Rules View")
-    ui.wait_for_tree_row("House Rules", re.compile("single", re.I))
-    ui.wait_for_tree_row("House Rules", "pathlib")
-    ui.screenshot("house-rules-view")
-
-    # 8. Show Progress opens the dashboard.
-    ui.run_command("Comodor: Show Progress")
-    ui.page.locator(".tabs-container .tab", has_text="Comodor Progress").wait_for(state="visible")
-    frame = ui.page.frame_locator("iframe.webview.ready").frame_locator("iframe")
-    frame.locator("h1", has_text="Comodor Progress").wait_for(state="visible")
-    ui.screenshot("progress-dashboard")
-    print(
-        f"[e2e-vscode] scenario: {time.monotonic() - t0:.1f}s (launch {vs.timings})",
-        file=sys.stderr,
-    )
+    timings = {"launch": vs.timings, "steps_s": marks}
+    (ui.artifacts / "timings.json").write_text(json.dumps(timings, indent=2))
+    print(f"[e2e-vscode] scenario: {json.dumps(timings)}", file=sys.stderr)

@@ -67,6 +67,14 @@ async def test_taught_rule_is_confident_and_can_be_disabled_and_forgotten(sessio
     assert (await session.command("comodor.rules"))["rules"] == []
 
 
+async def test_teaching_a_rule_announces_it_once(session: Session) -> None:
+    await session.command("comodor.teachRule", {"statement": "Use tabs."})
+    await session.command("comodor.teachRule", {"statement": "Use tabs."})  # already confident
+    await session.command("comodor.stats")  # notifications sent before this answer have arrived
+    announced = [event for event in session.memory if event["action"] == "rule"]
+    assert len(announced) == 2, announced  # one per teach, not two for the first
+
+
 async def test_a_task_recalls_credits_and_shows_in_progress(session: Session) -> None:
     await session.command(
         "comodor.teach", {"text": "migrations: run alembic upgrade head", "pinned": False}

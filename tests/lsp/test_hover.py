@@ -52,5 +52,6 @@ async def test_command_links_only_for_clients_that_render_them(session: Session)
     if session.kind == "vscode":
         assert f"command:comodor.forgetRule?%5B%7B%22id%22%3A%20{rule['id']}%7D%5D" in text
         assert "command:comodor.setRule" in text
+        assert "Use tabs. — *taught by you* · [Forget](command:" in text
     else:
         assert "command:" not in text

@@ -14,6 +14,10 @@ function ruleIcon(rule: Rule): vscode.ThemeIcon {
   if (!rule.active) {
     return new vscode.ThemeIcon('circle-slash', new vscode.ThemeColor('disabledForeground'));
   }
+  // The sidebar is narrow and cuts the description off, so the icon carries the state too.
+  if (rule.pinned) {
+    return new vscode.ThemeIcon('pinned', new vscode.ThemeColor(rule.confident ? 'charts.green' : 'descriptionForeground'));
+  }
   if (rule.confident) {
     return new vscode.ThemeIcon('verified-filled', new vscode.ThemeColor('charts.green'));
   }

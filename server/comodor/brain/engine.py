@@ -445,9 +445,11 @@ class LearningEngine:
             weight=3.0,
             detail="you told me directly",
         )
-        self.record_votes([vote], origin="user")
+        newly = self.record_votes([vote], origin="user")
         rule = next(r for r in self._rules if r.key == key and r.scope == self.write_scope)
-        self.bus.emit("rule", items=[rule])
+        already_announced = self.settings.announce and any(r.id == rule.id for r in newly)
+        if not already_announced:  # once per teach, not twice when it just became confident
+            self.bus.emit("rule", items=[rule])
         return rule
 
     def forget_rule(self, rule_id: int) -> bool:

@@ -44,7 +44,8 @@ def render(rules: list[Rule], *, command_links: bool) -> str:
         line = f"- {rule.statement} — *{rule.evidence}*"
         if command_links:
             pin = "Unpin" if rule.pinned else "Pin"
-            line += " " + " · ".join(
+            # A separator, or the links run on from the evidence ("taught by you Forget").
+            line += " · " + " · ".join(
                 [
                     _command_link("Forget", "comodor.forgetRule", {"id": rule.id}),
                     _command_link(
