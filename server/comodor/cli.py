@@ -56,6 +56,33 @@ def _mcp(args: argparse.Namespace) -> int:
     return run(_workspace(args.workspace))
 
 
+def _call(args: argparse.Namespace) -> int:
+    """Run one protocol command, exactly as an editor would, and print its JSON result."""
+    import json
+
+    from comodor.app import ComodorApp
+    from comodor.brain.errors import BrainError, InvalidInput
+
+    try:
+        argument = json.loads(args.argument) if args.argument else {}
+    except ValueError as error:
+        print(f"comodor: the argument is not JSON: {error}", file=sys.stderr)
+        return 2
+    app = ComodorApp(_workspace(args.workspace))
+    try:
+        result = app.execute(args.name, argument)
+    except InvalidInput as error:
+        print(f"comodor: invalid {error.field}: {error.problem}", file=sys.stderr)
+        return 2
+    except BrainError as error:
+        print(f"comodor: {error}", file=sys.stderr)
+        return 1
+    finally:
+        app.close()
+    print(json.dumps(result, indent=2, ensure_ascii=False))
+    return 0
+
+
 def _sync(args: argparse.Namespace) -> int:
     from comodor.app import ComodorApp
     from comodor.settings import from_workspace_file
@@ -147,6 +174,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="workspace-relative file to keep a block in (repeatable; default AGENTS.md)",
     )
     sync.set_defaults(handler=_sync)
+    call = commands.add_parser(
+        "call", help='run one protocol command, e.g. call comodor.teach \'{"text": "…"}\''
+    )
+    call.add_argument("name", help="the command, e.g. comodor.rules")
+    call.add_argument("argument", nargs="?", help="its argument, one JSON object")
+    call.add_argument("--workspace", help="the project folder (default: here)")
+    call.set_defaults(handler=_call)
     schemas = commands.add_parser("schemas", help="write the protocol's JSON Schemas")
     schemas.add_argument("--out", default="schemas", help="folder to write into")
     schemas.set_defaults(handler=_schemas)

@@ -179,11 +179,6 @@ async def test_secrets_in_corrected_files_never_reach_the_brain(
         assert not any(secret.encode() in data for data in written), secret
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known race: didOpen makes the undelivered write look known (the tracker's baseline "
-    "hash); flushing the watcher from didOpen instead stalls didSave behind the save grace",
-)
 async def test_opening_an_agents_file_at_once_still_counts_the_write(session: Session) -> None:
     """An editor may open a file the moment an agent wrote it (an agent that reveals what it
     wrote, a quick Ctrl+P), before the watcher delivered that write (settle 0.15 s + save grace

@@ -124,10 +124,16 @@ class CaptureTracker:
     # -- what the editor tells us --------------------------------------------- #
 
     def did_open(self, path: Path, text: str) -> None:
-        """Remember the text as the file's baseline (unless an agent write is newer)."""
+        """Keep the opened text as a baseline, without calling it "already seen".
+
+        An editor may open a file the moment an agent wrote it, before the
+        watcher delivered the write. So opening never marks a text as processed,
+        and never replaces a baseline we already had (which predates the write).
+        """
         with self._lock:
             key = self.key(path)
-            self._remember(key, text)
+            if key not in self._known_text:
+                self._known_text[key] = text
 
     def agent_edit(self, path: Path, text: str | None = None) -> int:
         """An agent says it wrote ``text`` (default: what is on disk now) to ``path``."""
@@ -138,9 +144,14 @@ class CaptureTracker:
         with self._lock:
             key = self.key(path)
             before = self._known_text.get(key)
-            if before is None and self._known.get(key) is None:
+            if before == text:
+                before = None  # an open that happened after the write is no baseline
+            if before is None:
                 previous = self._last_write(key)
-                before = self.engine.blobs.get(previous.after_hash) if previous else None
+                if previous is not None:
+                    before = self.engine.blobs.get(previous.after_hash)
+                else:
+                    before = self._committed_text(key)
             write_id = self._record_write(key, before, text, created=before is None)
             self._remember(key, text)
             return write_id
@@ -208,6 +219,8 @@ class CaptureTracker:
                 self._remember(key, text, keep_text=False)  # git's: a baseline, not an agent
                 return
             before = self._known_text.get(key)
+            if before == text:
+                before = None  # the baseline was taken after this write (an early open)
             if before is None and change.kind != "created":
                 if write is not None:
                     before = self.engine.blobs.get(write.after_hash)
