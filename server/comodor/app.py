@@ -13,6 +13,7 @@ loop.
 from __future__ import annotations
 
 import logging
+import tempfile
 import threading
 import time
 import uuid
@@ -25,7 +26,7 @@ import attrs
 
 from comodor import protocol
 from comodor.brain.engine import LearningEngine
-from comodor.brain.errors import InvalidInput
+from comodor.brain.errors import BrainUnavailable, InvalidInput
 from comodor.brain.lessons_md import lessons_markdown
 from comodor.brain.models import Lesson, Rule
 from comodor.capture.tracker import CaptureTracker
@@ -66,12 +67,21 @@ class ComodorApp:
         self.workspace = workspace.resolve() if workspace is not None else None
         self.project_scope = f"project:{project_key(self.workspace or Path.cwd())}"
         self.brain_path = default_brain_path(self.settings.brain_path)
-        self.engine = LearningEngine.open(
-            self.brain_path,
-            self.project_scope,
-            self.settings.learning,
-            session_id=session_id or f"s{uuid.uuid4().hex[:8]}",
-        )
+        session = session_id or f"s{uuid.uuid4().hex[:8]}"
+        try:
+            self.engine = LearningEngine.open(
+                self.brain_path, self.project_scope, self.settings.learning, session_id=session
+            )
+        except BrainUnavailable as error:
+            # The editor must keep working: run on a throw-away brain, and say so.
+            fallback = Path(tempfile.mkdtemp(prefix="comodor-unsaved-")) / "brain.db"
+            self.engine = LearningEngine.open(
+                fallback, self.project_scope, self.settings.learning, session_id=session
+            )
+            self.engine.notices.append(
+                f"Comodor cannot use its brain: {error} Until that is fixed it runs on a "
+                f"temporary brain ({fallback}); nothing learned meanwhile is kept."
+            )
         self.tracker: CaptureTracker | None = None
         if self.workspace is not None:
             self.tracker = CaptureTracker(

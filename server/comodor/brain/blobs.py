@@ -15,6 +15,7 @@ import os
 import time
 from pathlib import Path
 
+from comodor.brain.errors import BrainUnavailable
 from comodor.brain.redact import redact
 
 
@@ -42,10 +43,18 @@ class BlobStore:
         target = self._path(digest)
         if target.exists():
             return digest
-        target.parent.mkdir(parents=True, exist_ok=True)
         temporary = target.with_name(f".{digest}.{os.getpid()}.tmp")
-        temporary.write_text(redact(text), encoding="utf-8", errors="surrogatepass")
-        os.replace(temporary, target)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_text(redact(text), encoding="utf-8", errors="surrogatepass")
+            os.replace(temporary, target)
+        except OSError as error:
+            with contextlib.suppress(OSError):
+                temporary.unlink()
+            raise BrainUnavailable(
+                f"cannot write a checkpoint under {self.root}: {error.strerror or error}. "
+                "Free space or fix permissions, then try again."
+            ) from error
         return digest
 
     def get(self, digest: str) -> str | None:

@@ -26,3 +26,6 @@ class InvalidInput(BrainError, ValueError):
 
 class BrainUnavailable(BrainError):
     """The brain file cannot be written (read-only folder, disk full…)."""
+
+    reason: str = ""
+    """The cause in a few words ("the disk is full")."""

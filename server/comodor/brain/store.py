@@ -29,6 +29,7 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import attrs
 
@@ -139,20 +140,25 @@ def _episode(row: Sequence[Any]) -> Episode:
     )
 
 
-def _unavailable(path: Path, error: sqlite3.Error) -> BrainUnavailable:
+def _reason(error: BaseException) -> str:
     message = str(error).lower()
     if "readonly" in message or "read-only" in message:
-        reason = "its folder or file is read-only"
-    elif "disk is full" in message or "full" in message:
-        reason = "the disk is full"
-    elif "locked" in message or "busy" in message:
-        reason = "another process held it locked for too long"
-    else:
-        reason = str(error)
-    return BrainUnavailable(
+        return "its folder or file is read-only"
+    if "disk is full" in message or "no space" in message:
+        return "the disk is full"
+    if "locked" in message or "busy" in message:
+        return "another process held it locked for too long"
+    return str(error)
+
+
+def _unavailable(path: Path, error: BaseException) -> BrainUnavailable:
+    reason = _reason(error)
+    unavailable = BrainUnavailable(
         f"cannot write the brain at {path}: {reason}. Nothing was changed; "
         "free space or fix permissions, then try again."
     )
+    unavailable.reason = reason
+    return unavailable
 
 
 class BrainStore:
@@ -162,6 +168,8 @@ class BrainStore:
         self.path = Path(path)
         self.notices: list[str] = []
         """Things the user should be told about opening this brain (e.g. a corrupt file)."""
+        self.read_only = False
+        """True when the brain could only be opened for reading (see ``_open_read_only``)."""
         self._lock = threading.RLock()
         self._busy_timeout_ms = busy_timeout_ms
         self._conn = self._open()
@@ -191,7 +199,7 @@ class BrainStore:
             raise
         except sqlite3.DatabaseError as error:
             if not self._looks_corrupt(error):
-                raise _unavailable(self.path, error) from error
+                return self._open_read_only(error)
             moved = self._move_aside()
             self.notices.append(
                 f"The brain file {self.path} was damaged ({error}). It was moved to "
@@ -200,6 +208,32 @@ class BrainStore:
             conn = self._connect()
             self._prepare(conn)
             return conn
+
+    def _open_read_only(self, error: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """Fall back to reading a brain we cannot write (read-only folder, full disk).
+
+        What the user taught stays visible (hover, playbooks); writes fail with a
+        clear message until the cause is fixed. A missing file cannot be read
+        either, so then the error stands.
+        """
+        if not self.path.exists():
+            raise _unavailable(self.path, error) from error
+        uri = f"file:{quote(str(self.path.resolve()))}?immutable=1"
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            conn.execute("SELECT count(*) FROM lessons WHERE id = -1").fetchone()
+        except sqlite3.DatabaseError:
+            raise _unavailable(self.path, error) from error
+        if version != SCHEMA_VERSION:
+            conn.close()
+            raise _unavailable(self.path, error)
+        self.read_only = True
+        self.notices.append(
+            f"Comodor cannot write its brain at {self.path} ({_reason(error)}). It shows "
+            "what it already knows but learns nothing new until that is fixed."
+        )
+        return conn
 
     @staticmethod
     def _looks_corrupt(error: sqlite3.DatabaseError) -> bool:
