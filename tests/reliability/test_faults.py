@@ -109,7 +109,7 @@ def test_a_read_only_brain_folder_keeps_what_was_learned_visible(
     server = RawServer(workspace)
     try:
         server.initialize(brain_options(brain))
-        assert _eventually_told(server, "read-only")
+        assert _eventually_told(server, "read-only"), shown_messages(server)
         rules = server.command("comodor.rules", {})["result"]["rules"]
         assert [rule["statement"] for rule in rules] == ["Prefer pathlib over os.path."]
         refused = server.command("comodor.teach", {"text": "new: cannot be stored"})

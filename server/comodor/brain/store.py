@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -140,9 +141,10 @@ def _episode(row: Sequence[Any]) -> Episode:
     )
 
 
-def _reason(error: BaseException) -> str:
+def _reason(error: BaseException, path: Path | None = None) -> str:
     message = str(error).lower()
-    if "readonly" in message or "read-only" in message:
+    folder_read_only = path is not None and not os.access(path.parent, os.W_OK)
+    if "readonly" in message or "read-only" in message or folder_read_only:
         return "its folder or file is read-only"
     if "disk is full" in message or "no space" in message:
         return "the disk is full"
@@ -152,7 +154,7 @@ def _reason(error: BaseException) -> str:
 
 
 def _unavailable(path: Path, error: BaseException) -> BrainUnavailable:
-    reason = _reason(error)
+    reason = _reason(error, path)
     unavailable = BrainUnavailable(
         f"cannot write the brain at {path}: {reason}. Nothing was changed; "
         "free space or fix permissions, then try again."
@@ -230,7 +232,7 @@ class BrainStore:
             raise _unavailable(self.path, error)
         self.read_only = True
         self.notices.append(
-            f"Comodor cannot write its brain at {self.path} ({_reason(error)}). It shows "
+            f"Comodor cannot write its brain at {self.path} ({_reason(error, self.path)}). It shows "
             "what it already knows but learns nothing new until that is fixed."
         )
         return conn
