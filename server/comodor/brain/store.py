@@ -232,8 +232,8 @@ class BrainStore:
             raise _unavailable(self.path, error)
         self.read_only = True
         self.notices.append(
-            f"Comodor cannot write its brain at {self.path} ({_reason(error, self.path)}). It shows "
-            "what it already knows but learns nothing new until that is fixed."
+            f"Comodor cannot write its brain at {self.path} ({_reason(error, self.path)}). "
+            "It shows what it already knows but learns nothing new until that is fixed."
         )
         return conn
 
