@@ -24,12 +24,14 @@ SERVER = [sys.executable, "-m", "comodor", "serve"]
 class RawServer:
     """``comodor serve`` as a subprocess with a hand-framed JSON-RPC connection."""
 
-    def __init__(self, workspace: Path, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, workspace: Path, env: dict[str, str] | None = None, stderr: Any = subprocess.DEVNULL
+    ) -> None:
         self.process = subprocess.Popen(
             SERVER,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=stderr,
             env=env or dict(os.environ),
             cwd=workspace,
         )

@@ -13,7 +13,9 @@ import logging
 from typing import Any
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 
 from comodor import __version__
 from comodor.app import ComodorApp
@@ -24,12 +26,43 @@ from comodor.sync import LiveSync
 log = logging.getLogger(__name__)
 
 
+class ComodorProtocol(LanguageServerProtocol):
+    """pygls's protocol, but every request gets an answer, even a malformed one.
+
+    pygls drops a request whose params do not fit the method (``hover`` with
+    ``params: null``): it logs and moves on, and the client waits forever. Here
+    such a request is answered with the JSON-RPC error pygls raised.
+    """
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            message_id = data.get("id")
+            if (
+                isinstance(message_id, (int, str))
+                and not isinstance(message_id, bool)
+                and "method" in data
+            ):
+                self._send_response(
+                    message_id,
+                    error=types.ResponseError(
+                        code=error.code,
+                        message=f"{data['method']}: the params do not fit the method",
+                    ),
+                )
+            raise
+
+
 class ComodorServer(LanguageServer):
     """pygls server plus the state Comodor's handlers share."""
 
     def __init__(self) -> None:
         super().__init__(
-            "comodor", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental
+            "comodor",
+            __version__,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+            protocol_cls=ComodorProtocol,
         )
         self.app: ComodorApp | None = None
         self.brain = BrainWorker()
@@ -46,6 +79,10 @@ class ComodorServer(LanguageServer):
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.document_queries: dict[str, str] = {}
         """uri -> the query whose recall was prefetched for that document"""
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """Log problems with a client's messages; never pop them up in the user's face."""
+        log.warning("%s: %s", getattr(source, "__name__", source), error)
 
     def require_app(self) -> ComodorApp:
         if self.app is None:
