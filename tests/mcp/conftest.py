@@ -18,13 +18,6 @@ from tests.lsp.conftest import initialize_params
 from tests.lsp.session import ROOT, SERVER, Session, make_client
 
 
-@pytest.fixture
-def workspace(tmp_path: Path) -> Path:
-    folder = tmp_path / "ws"
-    folder.mkdir()
-    return folder.resolve()
-
-
 @asynccontextmanager
 async def mcp_session(workspace: Path) -> AsyncIterator[ClientSession]:
     """``python -m comodor mcp --workspace`` on this test's brain ($COMODOR_HOME)."""
