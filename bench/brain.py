@@ -7,6 +7,7 @@ at 50k lessons in process; opening a 50k brain ≤ 300 ms.
 from __future__ import annotations
 
 import argparse
+import json
 import resource
 import statistics
 import sys
@@ -85,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", default="1000,10000,50000")
     parser.add_argument("--queries", type=int, default=1000)
+    parser.add_argument("--json", type=Path, help="also write the rows here")
     args = parser.parse_args(argv)
     sizes = [int(part) for part in args.sizes.split(",")]
     rows = []
@@ -92,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
         for size in sizes:
             rows.append(measure(size, args.queries, Path(folder)))
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+    if args.json is not None:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps({"rows": rows, "peak_rss_mb": peak_mb}, indent=2))
     print(
         "| lessons | open ms | index warm ms | recall p50 ms | recall p95 ms "
         "| merge lookup p50/p95 ms | credit p50/p95 ms |"

@@ -29,8 +29,10 @@ SAMPLES = [sample for sample in SECRET_SAMPLES if len(sample.context) < 1500]
 @pytest.fixture
 def llm() -> Iterator[FakeLLM]:
     with FakeLLM() as fake:
-        echo = [{"kind": "env", "trigger": f"deploying {index}", "guidance": sample.context}
-                for index, sample in enumerate(SAMPLES[:4])]
+        echo = [
+            {"kind": "env", "trigger": f"deploying {index}", "guidance": sample.context}
+            for index, sample in enumerate(SAMPLES[:4])
+        ]
         fake.set_default(Reply.chat(json.dumps({"lessons": echo, "skill": None})))
         yield fake
 
@@ -66,11 +68,18 @@ async def test_no_secret_reaches_any_file_comodor_writes(
     session.open("settings.py", agent_text)
     session.save("settings.py", agent_text.replace('"x"', "'x'") + "# " + SAMPLES[1].context)
     await session.wait_memory("correction")
-    await session.command("comodor.endTask", {
-        "taskId": task["taskId"], "success": False, "steps": 6,
-        "messages": [{"role": "user", "content": leak},
-                     {"role": "tool", "name": "deploy", "content": leak, "isError": True}],
-    })
+    await session.command(
+        "comodor.endTask",
+        {
+            "taskId": task["taskId"],
+            "success": False,
+            "steps": 6,
+            "messages": [
+                {"role": "user", "content": leak},
+                {"role": "tool", "name": "deploy", "content": leak, "isError": True},
+            ],
+        },
+    )
     await session.wait_memory("learned", timeout=30)
     await session.command("comodor.feedback", {"good": False, "note": leak[:1900]})
     await session.command("comodor.exportRules")
@@ -82,8 +91,12 @@ async def test_no_secret_reaches_any_file_comodor_writes(
 
     assert llm.requests, "reflection ran"
     assert (workspace / ".comodor" / "house-rules.md").exists()
-    written = [path for root in (brain_dir, workspace / ".comodor") for path in root.rglob("*")
-               if path.is_file()]
+    written = [
+        path
+        for root in (brain_dir, workspace / ".comodor")
+        for path in root.rglob("*")
+        if path.is_file()
+    ]
     written += [path for path in (workspace / "AGENTS.md",) if path.exists()]
     contents = {path: path.read_bytes() for path in written}
     assert len(contents) > 3
