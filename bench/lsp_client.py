@@ -20,19 +20,10 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
+from comodor.lsp.plain import plain
+
 SERVER_SOURCE = Path(__file__).resolve().parents[1] / "server"
 LANGUAGE_IDS = {".py": "python", ".ts": "typescript", ".js": "javascript"}
-
-
-def _plain(value: Any) -> Any:
-    """pygls hands custom notifications over as namedtuples; turn them back into JSON."""
-    if hasattr(value, "_asdict"):
-        return {key: _plain(item) for key, item in value._asdict().items()}
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    return value
 
 
 def server_env(home: Path) -> dict[str, str]:
@@ -59,7 +50,7 @@ class BenchClient:
 
         @self.client.feature("comodor/memory")  # type: ignore[untyped-decorator]
         def on_memory(params: Any) -> None:
-            self.memory.append(_plain(params))
+            self.memory.append(plain(params))
 
     async def start(self) -> None:
         await self.client.start_io(
@@ -101,7 +92,7 @@ class BenchClient:
         result = await self.client.workspace_execute_command_async(
             types.ExecuteCommandParams(command=name, arguments=[argument or {}])
         )
-        return _plain(result)
+        return plain(result)
 
     def uri(self, name: str) -> str:
         return (self.workspace / name).resolve().as_uri()

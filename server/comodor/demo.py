@@ -23,6 +23,8 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
+from comodor.lsp.plain import plain
+
 AGENT_FILES = {
     "greet.py": 'def greet(name):\n    message = "hello, " + name\n    return message\n',
     "config.py": 'DEFAULT_NAME = "world"\nGREETING = "hello"\n',
@@ -40,7 +42,7 @@ class DemoClient:
 
         @self.client.feature("comodor/memory")  # type: ignore[untyped-decorator]
         def on_memory(params: Any) -> None:
-            self.memory.append(_plain(params))
+            self.memory.append(plain(params))
 
     async def start(self) -> None:
         await self.client.start_io(sys.executable, "-m", "comodor", "serve")
@@ -107,14 +109,6 @@ class DemoClient:
                     return event
             await asyncio.sleep(0.05)
         raise TimeoutError(f"the server sent no {action!r} notification within {timeout:.0f} s")
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "_asdict"):
-        return {key: _plain(item) for key, item in value._asdict().items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    return value
 
 
 def _indent(text: str) -> str:

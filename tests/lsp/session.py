@@ -20,6 +20,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient, make_test_lsp_client
 
+from comodor.lsp.plain import plain
+
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "schemas"
 SERVER = [sys.executable, "-m", "comodor", "serve", "--stdio"]
@@ -40,22 +42,11 @@ def make_client() -> LanguageClient:
 
     @client.feature("comodor/memory")
     def memory(params: Any) -> None:
-        payload = _plain(params)
+        payload = plain(params)
         check("notifications/comodor-memory.json", payload)
         client.memory.append(payload)  # type: ignore[attr-defined]
 
     return client
-
-
-def _plain(value: Any) -> Any:
-    """pygls hands custom notifications over as namedtuples; turn them back into JSON."""
-    if hasattr(value, "_asdict"):
-        return {key: _plain(item) for key, item in value._asdict().items()}
-    if isinstance(value, dict):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    return value
 
 
 class Session:

@@ -93,6 +93,33 @@ _EPISODE_COLUMNS = (
     "corrections, undos, retries, tools_used, error_kind, rules_active, recalled, skills, "
     "started_at, ended_at"
 )
+_INSERT_LESSON = (
+    "INSERT INTO lessons (kind, scope, trigger, guidance, terms, confidence, pinned, source,"
+    " uses, wins, losses, created_at, updated_at, last_used, last_success)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _lesson_row(lesson: Lesson, terms: str) -> tuple[Any, ...]:
+    return (
+        lesson.kind,
+        lesson.scope,
+        lesson.trigger,
+        lesson.guidance,
+        terms,
+        lesson.confidence,
+        int(lesson.pinned),
+        lesson.source,
+        lesson.uses,
+        lesson.wins,
+        lesson.losses,
+        lesson.created_at,
+        lesson.updated_at,
+        lesson.last_used,
+        lesson.last_success,
+    )
+
+
 EPISODE_COUNTERS = frozenset({"corrections", "undos", "retries", "approvals", "steps"})
 
 
@@ -352,58 +379,15 @@ class BrainStore:
 
     def add_lesson(self, lesson: Lesson, terms: str) -> Lesson:
         with self._write() as conn:
-            cursor = conn.execute(
-                "INSERT INTO lessons (kind, scope, trigger, guidance, terms, confidence, pinned,"
-                " source, uses, wins, losses, created_at, updated_at, last_used, last_success)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    lesson.kind,
-                    lesson.scope,
-                    lesson.trigger,
-                    lesson.guidance,
-                    terms,
-                    lesson.confidence,
-                    int(lesson.pinned),
-                    lesson.source,
-                    lesson.uses,
-                    lesson.wins,
-                    lesson.losses,
-                    lesson.created_at,
-                    lesson.updated_at,
-                    lesson.last_used,
-                    lesson.last_success,
-                ),
-            )
+            cursor = conn.execute(_INSERT_LESSON, _lesson_row(lesson, terms))
         lesson.id = int(cursor.lastrowid or 0)
         return lesson
 
     def add_lessons(self, lessons: Iterable[tuple[Lesson, str]]) -> int:
         """Bulk insert in one transaction (imports, benchmarks)."""
-        rows = [
-            (
-                lesson.kind,
-                lesson.scope,
-                lesson.trigger,
-                lesson.guidance,
-                terms,
-                lesson.confidence,
-                int(lesson.pinned),
-                lesson.source,
-                lesson.wins,
-                lesson.losses,
-                lesson.created_at,
-                lesson.updated_at,
-                lesson.last_success,
-            )
-            for lesson, terms in lessons
-        ]
+        rows = [_lesson_row(lesson, terms) for lesson, terms in lessons]
         with self._write() as conn:
-            conn.executemany(
-                "INSERT INTO lessons (kind, scope, trigger, guidance, terms, confidence, pinned,"
-                " source, wins, losses, created_at, updated_at, last_success)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                rows,
-            )
+            conn.executemany(_INSERT_LESSON, rows)
         return len(rows)
 
     def get_lessons(self, ids: Sequence[int]) -> list[Lesson]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from comodor.capture.changes import common_ends
 from comodor.capture.indentation import leading
 from comodor.capture.languages import JS_LIKE
 from comodor.capture.lexer import PLACEHOLDER, Lexed, lex
@@ -129,13 +130,7 @@ def _edited_window(
     statement) keeps block nesting and brackets intact inside the window, so a
     5,000-line file costs what its edited region costs.
     """
-    limit = min(len(before), len(after))
-    head = 0
-    while head < limit and before[head] == after[head]:
-        head += 1
-    tail = 0
-    while tail < limit - head and before[-1 - tail] == after[-1 - tail]:
-        tail += 1
+    head, tail = common_ends(before, after)
     start = head
     while start > 0 and (start >= len(before) or not _top_level(before[start])):
         start -= 1

@@ -69,7 +69,7 @@ def _pair_block(
     return pairs
 
 
-def _common_ends(before: Sequence[str], after: Sequence[str]) -> tuple[int, int]:
+def common_ends(before: Sequence[str], after: Sequence[str]) -> tuple[int, int]:
     """Lines shared at the start and at the end (the end never overlaps the start)."""
     limit = min(len(before), len(after))
     head = 0
@@ -90,7 +90,7 @@ def compute_changes(before_text: str, after_text: str) -> ChangeSet:
     """
     before = tuple(before_text.splitlines())
     after = tuple(after_text.splitlines())
-    head, tail = _common_ends(before, after)
+    head, tail = common_ends(before, after)
     matcher = difflib.SequenceMatcher(
         None, before[head : len(before) - tail], after[head : len(after) - tail], autojunk=False
     )
@@ -123,7 +123,7 @@ def unified_diff(before_text: str, after_text: str, context: int = 1) -> str:
     """Return the agent→user unified diff of the changed hunks only, with minimal context."""
     before = before_text.splitlines()
     after = after_text.splitlines()
-    head, tail = _common_ends(before, after)
+    head, tail = common_ends(before, after)
     start = max(0, head - context)
     stop_before = len(before) - max(0, tail - context)
     stop_after = len(after) - max(0, tail - context)
