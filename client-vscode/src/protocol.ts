@@ -41,6 +41,8 @@ export interface Rule {
   source: RuleSource;
   createdAt: number;
   updatedAt: number;
+  /** Added by the server: the evidence in words, e.g. `3 corrections · 100% agree`. */
+  evidence: string;
 }
 
 export interface Series {

@@ -1073,6 +1073,21 @@ class LearningEngine:
                 return self._index.count(self.scopes)
         return self.store.count_lessons(self.scopes)
 
+    def prune_checkpoints(
+        self, max_age_days: float = 30.0, max_bytes: int = 200_000_000
+    ) -> tuple[int, int]:
+        """Drop old checkpoints and the blobs nothing refers to any more.
+
+        A checkpoint only matters while a correction or an undo can still refer
+        to it; a month is far beyond any correction window. Blobs of live
+        checkpoints are kept whatever their size (see ``BlobStore.prune``).
+        Returns (checkpoints removed, blobs removed).
+        """
+        horizon = max(max_age_days * 86_400.0, self.settings.correction_window_minutes * 60.0 * 2)
+        writes = self.store.prune_agent_writes(time.time() - horizon)
+        blobs = self.blobs.prune(self.store.referenced_hashes(), max_bytes=max_bytes)
+        return writes, blobs
+
     def stats(self) -> Stats:
         rules = self._rules
         return Stats(

@@ -41,6 +41,7 @@ def start_capture(app: ComodorApp, on_notice: Callable[[str], None]) -> Any:
 
     def scan() -> None:
         scan_now(app)
+        app.engine.prune_checkpoints()
 
     app.engine.project_scanner = scan
     app.engine.bootstrap_project()

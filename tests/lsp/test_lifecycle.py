@@ -1,0 +1,35 @@
+"""Start and stop: a clean shutdown and exit well within a second, threads and all."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from tests.support.rpc import RawServer
+
+
+def test_shutdown_and_exit_take_well_under_a_second(workspace: Path) -> None:
+    (workspace / "a.py").write_text("x = 1\n")
+    server = RawServer(workspace)
+    server.initialize({"learning": {"prefetchDelayMs": 50}})  # the watcher runs too
+    server.command("comodor.teach", {"text": "testing: run pytest"})
+    server.notify("comodor/draft", {"text": "still typing when the editor quits"})
+    started = time.monotonic()
+    assert server.request("shutdown", None, timeout=5)["result"] is None
+    server.notify("exit")
+    code = server.process.wait(5)
+    elapsed = time.monotonic() - started
+    assert code == 0
+    assert elapsed < 1.0, f"shutdown and exit took {elapsed:.2f} s"
+
+
+def test_a_request_after_shutdown_is_refused_not_run(workspace: Path) -> None:
+    server = RawServer(workspace)
+    server.initialize()
+    server.request("shutdown", None, timeout=5)
+    server.send_raw(
+        b'{"jsonrpc": "2.0", "id": 99, "method": "workspace/executeCommand",'
+        b' "params": {"command": "comodor.teach", "arguments": [{"text": "a: b"}]}}'
+    )
+    server.notify("exit")
+    assert server.process.wait(5) == 0
