@@ -19,8 +19,15 @@ export function agreement(rule: Pick<Rule, 'support' | 'against'>): number | und
   return total > 0 ? rule.support / total : undefined;
 }
 
-/** e.g. `3 corrections · 100% agree`, `taught by you`. */
+/**
+ * e.g. `3 corrections · 100% agree`, `taught by you`. The server words the evidence
+ * (it knows corrections from denials and config files); this only fills in for an
+ * older server that does not send `evidence`.
+ */
 export function ruleEvidence(rule: Rule): string {
+  if (rule.evidence) {
+    return rule.evidence;
+  }
   let what: string;
   switch (rule.source) {
     case 'user':

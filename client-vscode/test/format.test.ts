@@ -16,6 +16,8 @@ import { lesson, rule } from './fixtures';
 test('evidence reads like the protocol example', () => {
   assert.equal(ruleEvidence(rule()), '3 corrections · 100% agree');
   assert.equal(ruleEvidence(rule({ support: 3, against: 1 })), '3 corrections · 75% agree');
+  // The server's own wording wins: it knows denials and config files from corrections.
+  assert.equal(ruleEvidence(rule({ evidence: '2 denials · 100% agree' })), '2 denials · 100% agree');
   assert.equal(ruleEvidence(rule({ support: 1 })), '1 correction · 100% agree');
   assert.equal(ruleEvidence(rule({ source: 'user', support: 0 })), 'taught by you');
   assert.equal(ruleEvidence(rule({ source: 'evidence', support: 12, against: 0 })), '12 examples · 100% agree');
