@@ -840,17 +840,6 @@ class BrainStore:
             )
         return int(cursor.lastrowid or 0)
 
-    def signals(self, scope: str, kind: str, limit: int = 100) -> list[tuple[int, str, str, float]]:
-        """Recent signals: (id, path, detail, created_at), newest first."""
-        return [
-            (row[0], row[1], row[2], row[3])
-            for row in self._read(
-                "SELECT id, path, detail, created_at FROM signals WHERE scope = ? AND kind = ?"
-                " ORDER BY id DESC LIMIT ?",
-                (scope, kind, limit),
-            )
-        ]
-
     def episode_signals(self, episode_id: int, kind: str) -> list[str]:
         """The details of one task's signals of ``kind``, oldest first."""
         rows = self._read(
