@@ -129,7 +129,7 @@ def extension_vsix() -> Path:
     return vsix
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture
 def playwright_instance() -> Iterator[Any]:
     from playwright.sync_api import sync_playwright
 
