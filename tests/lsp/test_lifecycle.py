@@ -33,3 +33,31 @@ def test_a_request_after_shutdown_is_refused_not_run(workspace: Path) -> None:
     )
     server.notify("exit")
     assert server.process.wait(5) == 0
+
+
+def test_cancelled_requests_are_answered_and_skipped_when_not_started(workspace: Path) -> None:
+    server = RawServer(workspace)
+    try:
+        server.initialize()
+        for number in range(200):  # enough that listing them keeps the brain thread busy
+            server.command("comodor.teach", {"text": f"topic {number}: guidance {number}"})
+        first = 1000
+        for offset in range(60):
+            server.send_raw(
+                '{"jsonrpc": "2.0", "id": %d, "method": "workspace/executeCommand", "params":'
+                ' {"command": "comodor.lessons", "arguments": [{"limit": 1000}]}}'
+                % (first + offset)
+            )
+            if offset % 2:
+                server.notify("$/cancelRequest", {"id": first + offset})
+        replies = {}
+        while len(replies) < 60:
+            reply = server.replies.get(timeout=30)
+            replies[reply["id"]] = reply
+        cancelled = [r for r in replies.values() if r.get("error", {}).get("code") == -32800]
+        assert cancelled, "no request was still waiting when its cancel arrived"
+        assert all((r["id"] - first) % 2 == 1 for r in cancelled)  # only the cancelled ones
+        assert all("result" in replies[first + even] for even in range(0, 60, 2))
+        assert "result" in server.command("comodor.stats", {})
+    finally:
+        server.close()
