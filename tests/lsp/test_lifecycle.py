@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 
@@ -43,11 +44,13 @@ def test_cancelled_requests_are_answered_and_skipped_when_not_started(workspace:
             server.command("comodor.teach", {"text": f"topic {number}: guidance {number}"})
         first = 1000
         for offset in range(60):
-            server.send_raw(
-                '{"jsonrpc": "2.0", "id": %d, "method": "workspace/executeCommand", "params":'
-                ' {"command": "comodor.lessons", "arguments": [{"limit": 1000}]}}'
-                % (first + offset)
-            )
+            request = {
+                "jsonrpc": "2.0",
+                "id": first + offset,
+                "method": "workspace/executeCommand",
+                "params": {"command": "comodor.lessons", "arguments": [{"limit": 1000}]},
+            }
+            server.send_raw(json.dumps(request))
             if offset % 2:
                 server.notify("$/cancelRequest", {"id": first + offset})
         replies = {}
