@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import statistics
 import sys
@@ -49,8 +50,14 @@ async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
     os.environ["COMODOR_HOME"] = str(home)
 
     client = LanguageClient("comodor-bench", "1")
+    spawned = time.perf_counter()
     await client.start_io(sys.executable, "-m", "comodor", "serve")
     server = psutil.Process(client._server.pid)  # type: ignore[attr-defined]
+    # Any request before initialize is refused, but only once the process is reading:
+    # the refusal marks the end of interpreter start-up and imports.
+    with contextlib.suppress(Exception):
+        await client.protocol.send_request_async("comodor/ready", None)
+    ready_ms = (time.perf_counter() - spawned) * 1000
     started = time.perf_counter()
     await client.initialize_async(
         types.InitializeParams(
@@ -60,6 +67,7 @@ async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
         )
     )
     initialize_ms = (time.perf_counter() - started) * 1000
+    spawn_to_initialized_ms = (time.perf_counter() - spawned) * 1000
     client.initialized(types.InitializedParams())
     uri = (workspace / "app.py").as_uri()
     client.text_document_did_open(
@@ -105,6 +113,8 @@ async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
     row: dict[str, Any] = {
         "size": size,
         "initialize_ms": initialize_ms,
+        "ready_ms": ready_ms,
+        "spawn_to_initialized_ms": spawn_to_initialized_ms,
         "warm_ms": warm_ms,
         "idle_rss_mb": idle_rss_mb,
     }
@@ -129,7 +139,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"| hover | {row['hover_p50']:.2f} | {row['hover_p95']:.2f} | p95 ≤ 5 |")
     print(f"| comodor.stats | {row['stats_p50']:.2f} | {row['stats_p95']:.2f} | |")
     print(f"| playbook / stats (p95) | | {row['ratio']:.2f} | ≤ 2 |")
-    print(f"| initialize → response | | {row['initialize_ms']:.0f} | ≤ 300 |")
+    print(f"| initialize → response (process already up) | | {row['initialize_ms']:.0f} | ≤ 300 |")
+    print(f"| process start → ready to read (Python, imports) | | {row['ready_ms']:.0f} | |")
+    print(f"| process start → initialized | | {row['spawn_to_initialized_ms']:.0f} | |")
     print(f"| first playbook (index warm) | | {row['warm_ms']:.0f} | |")
     print(f"| idle RSS | | {row['idle_rss_mb']:.0f} MB | ≤ 80 MB |")
     return 0

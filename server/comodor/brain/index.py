@@ -268,7 +268,8 @@ class RecallIndex:
         wanted = frozenset(weights)
         weight_of = weights.__getitem__
 
-        def consider(lesson_ids: Iterable[int]) -> None:
+        def consider(lesson_ids: Iterable[int], cap: float = 1.0) -> None:
+            """Score unseen lessons; ``cap`` bounds the relevance part any of them can reach."""
             for lesson_id in lesson_ids:
                 if lesson_id in seen:
                     continue
@@ -278,8 +279,8 @@ class RecallIndex:
                     continue
                 confidence = math.pow(2.0, log_conf)
                 trust_part = confidence**CONFIDENCE_POWER
-                if len(best) >= limit and trust_part <= best[0][0]:
-                    continue  # even a perfect match could not beat the k-th best
+                if len(best) >= limit and trust_part * cap <= best[0][0]:
+                    continue  # even the best match still possible could not beat the k-th
                 lesson = lessons[lesson_id]
                 if lesson.scope not in allowed:
                     continue
@@ -309,6 +310,9 @@ class RecallIndex:
         for weight, _ in lists:
             running += weight
             reach.append(running / total)
+        # Every lesson holding a rare term has been scored: the rest hold common terms
+        # only, which caps their relevance.
+        common_cap = (reach[-1] if reach else 0.0) ** RELEVANCE_POWER
         essential = 0
         while essential < len(lists) and reach[essential] < MIN_RELEVANCE:
             essential += 1
@@ -334,7 +338,7 @@ class RecallIndex:
                 if end == start:
                     continue
                 scanned += end - start
-                consider(postings.ids[start:end])
+                consider(postings.ids[start:end], common_cap)
             if exhausted or boundary == math.inf:
                 break
             chunk *= 2
