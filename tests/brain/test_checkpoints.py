@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 from comodor.brain.engine import LearningEngine
@@ -14,12 +15,18 @@ def test_old_checkpoints_and_orphan_blobs_are_pruned_and_live_ones_kept(
     engine.store._conn.execute(
         "UPDATE agent_writes SET created_at = ? WHERE id = ?", (time.time() - 90 * 86_400, old)
     )
-    live = engine.record_agent_write("live.py", "before live\n", "after live\n")
     orphan = engine.blobs.put("nobody refers to this\n")
+    two_hours_ago = time.time() - 7200
+    for path in engine.blobs.root.rglob("*"):
+        if path.is_file():
+            os.utime(path, (two_hours_ago, two_hours_ago))
+    live = engine.record_agent_write("live.py", "before live\n", "after live\n")
+    in_flight = engine.blobs.put("a write whose row is not stored yet\n")
     removed_writes, removed_blobs = engine.prune_checkpoints()
     assert removed_writes == 1
     assert removed_blobs >= 3  # the old write's two texts and the orphan
     assert engine.blobs.get(orphan) is None
+    assert engine.blobs.get(in_flight) is not None  # young orphans may be in flight
     write = engine.store.last_agent_write(engine.project_scope, "live.py")
     assert write is not None and write.id == live
     assert engine.blobs.get(write.before_hash) == "before live\n"

@@ -66,9 +66,18 @@ class BlobStore:
             return None
 
     def prune(
-        self, keep: set[str], *, max_age_s: float = 30 * 86_400.0, max_bytes: int = 200_000_000
+        self,
+        keep: set[str],
+        *,
+        max_age_s: float = 30 * 86_400.0,
+        max_bytes: int = 200_000_000,
+        grace_s: float = 3600.0,
     ) -> int:
-        """Remove unreferenced blobs, and referenced ones only beyond age *and* size budgets."""
+        """Remove unreferenced blobs, and referenced ones only beyond age *and* size budgets.
+
+        A blob younger than ``grace_s`` is never removed: a write stores its blobs
+        before the row that refers to them, so a young "orphan" may be in flight.
+        """
         if not self.root.exists():
             return 0
         entries: list[tuple[float, int, Path]] = []
@@ -82,6 +91,8 @@ class BlobStore:
             except OSError:
                 continue
             if path.name not in keep:
+                if now - stat.st_mtime < grace_s:
+                    continue
                 with contextlib.suppress(OSError):
                     path.unlink()
                     removed += 1
