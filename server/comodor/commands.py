@@ -170,20 +170,7 @@ def _progress(app: ComodorApp, params: p.NoParams) -> p.ProgressResult:
 
 def _stats(app: ComodorApp, params: p.NoParams) -> p.StatsResult:
     del params
-    stats = app.engine.stats()
-    return p.StatsResult(
-        lessons=stats.lessons,
-        rules=stats.rules,
-        confident_rules=stats.confident_rules,
-        episodes=stats.episodes,
-        agent_writes=stats.agent_writes,
-        corrections=stats.corrections,
-        undos=stats.undos,
-        scope=stats.scope,
-        brain_path=stats.brain_path,
-        prefetch_ready=stats.prefetch_ready,
-        watching=app.watching,
-    )
+    return p.StatsResult(**attrs.asdict(app.engine.stats()), watching=app.watching)
 
 
 def _consolidate(app: ComodorApp, params: p.NoParams) -> p.ConsolidateResult:
