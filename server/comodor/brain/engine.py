@@ -568,10 +568,6 @@ class LearningEngine:
         with self._lock:
             return self._prefetched.pop(self._prefetch_key(query), None)
 
-    def has_prefetched(self, query: str) -> bool:
-        with self._lock:
-            return self._prefetch_key(query) in self._prefetched
-
     # -- playbook ------------------------------------------------------- #
 
     def render_playbook(

@@ -235,11 +235,6 @@ def negations(text: str) -> int:
     return sum(1 for word in words(_FLAG_NEGATION.sub(" ", text)) if word in NEGATIONS)
 
 
-def is_negated(text: str) -> bool:
-    """Whether the statement is a prohibition (an odd number of negations)."""
-    return negations(text) % 2 == 1
-
-
 def _sides(text: str) -> tuple[set[str], set[str]] | None:
     """For "prefer X over Y" statements, the terms before and after the pivot word."""
     raw = words(text)
