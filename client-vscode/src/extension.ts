@@ -67,11 +67,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ...registerLanguageModelTools(srv),
   );
 
-  // Where the server comes from is decided at start; a change there needs a restart.
+  // Where the server comes from, and the settings only initializationOptions may carry (the
+  // brain's location, the model endpoint, the files it writes), are read at start; a change
+  // there needs a restart.
   const restartSoon = debounce(() => void srv.restart(), 500);
+  const startOnly = ['comodor.server.path', 'comodor.brainPath', 'comodor.reflect', 'comodor.sync.targets'];
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('comodor.server.path')) {
+      if (startOnly.some((section) => e.affectsConfiguration(section))) {
         restartSoon();
       }
     }),

@@ -43,6 +43,8 @@ export interface Rule {
   updatedAt: number;
   /** Added by the server: the evidence in words, e.g. `3 corrections · 100% agree`. */
   evidence: string;
+  /** Added by the server: only a teammate's committed house-rules.md stands behind it. */
+  team?: boolean;
 }
 
 export interface Series {

@@ -59,11 +59,13 @@ test('every contributed setting is either sent to the server or client-only, and
   assert.deepEqual(contributed, known);
 });
 
-test('settings that can send code away or move the brain cannot be set by a workspace', () => {
+test('settings that can send code away, move the brain or pick files to write cannot be set by a workspace', () => {
   const guarded = Object.keys(props).filter(
-    (k) => k.startsWith('comodor.reflect.') || k === 'comodor.brainPath' || k === 'comodor.server.path',
+    (k) =>
+      k.startsWith('comodor.reflect.') ||
+      ['comodor.brainPath', 'comodor.server.path', 'comodor.sync.targets'].includes(k),
   );
-  assert.equal(guarded.length, 7);
+  assert.equal(guarded.length, 8);
   for (const key of guarded) {
     assert.ok(['machine', 'application'].includes(props[key].scope ?? ''), `${key} has scope ${props[key].scope}`);
   }

@@ -25,12 +25,19 @@ from urllib.parse import unquote, urlparse
 import attrs
 
 from comodor import protocol
+from comodor.brain.atomic import UnsafeWrite, write_atomic
 from comodor.brain.engine import LearningEngine
 from comodor.brain.errors import BrainUnavailable, InvalidInput
 from comodor.brain.lessons_md import lessons_markdown
 from comodor.brain.models import Lesson, Rule
 from comodor.capture.tracker import CaptureTracker
-from comodor.paths import default_brain_path, project_key, resolve_inside
+from comodor.paths import (
+    default_brain_path,
+    in_git_folder,
+    project_key,
+    resolve_inside,
+    writable_folder,
+)
 from comodor.settings import Settings
 
 if TYPE_CHECKING:
@@ -215,6 +222,7 @@ class ComodorApp:
             created_at=rule.created_at,
             updated_at=rule.updated_at,
             evidence=rule.evidence,
+            team=rule.team,
         )
 
     # -- workspace paths ------------------------------------------------------ #
@@ -229,6 +237,29 @@ class ComodorApp:
             raise InvalidInput(
                 field, f"{raw!r} is outside the workspace folder {self.workspace}"
             ) from None
+
+    def export_rules(self, raw: str, field: str = "path") -> Path:
+        """Write the confident rules as Markdown a team can read, review and commit.
+
+        The target must be a Markdown file inside the workspace and outside
+        ``.git``; it is written atomically and through nothing a repository could
+        have planted (see :mod:`comodor.brain.atomic`).
+        """
+        target = self.workspace_path(raw, field)
+        assert self.workspace is not None  # workspace_path guarantees one
+        if target.suffix.lower() not in (".md", ".markdown"):
+            raise InvalidInput(field, f"{raw!r} is not a Markdown file (.md)")
+        if in_git_folder(self.workspace, target) or target.is_dir():
+            raise InvalidInput(field, f"{raw!r} is not a file Comodor may write")
+        data = self.rules_markdown().encode("utf-8")
+        try:
+            write_atomic(target, data, allowed=writable_folder(self.workspace))
+        except UnsafeWrite as error:
+            raise InvalidInput(field, str(error)) from None
+        except OSError as error:
+            raise BrainUnavailable(f"cannot write {target}: {error.strerror or error}") from None
+        self.engine.remember_export(target, data)
+        return target
 
     def file_from_uri(self, uri: str, field: str = "uri") -> Path:
         path = uri_to_path(uri)

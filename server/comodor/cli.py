@@ -96,7 +96,8 @@ def _sync(args: argparse.Namespace) -> int:
         print(f"comodor: {problem}", file=sys.stderr)
     app = ComodorApp(workspace, settings)
     try:
-        import_team_rules(app)
+        for notice in import_team_rules(app).notices:
+            print(f"comodor: {notice}", file=sys.stderr)
         reports = sync_app(app, args.target)
     finally:
         app.close()

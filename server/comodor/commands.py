@@ -139,8 +139,7 @@ def _undo(app: ComodorApp, params: p.UndoParams) -> p.UndoResult:
 
 def _export_rules(app: ComodorApp, params: p.ExportRulesParams) -> p.PathResult:
     raw = params.path if params.path is not None else ".comodor/house-rules.md"
-    target = app.workspace_path(raw, "path")
-    return p.PathResult(str(app.engine.export_rules(target)))
+    return p.PathResult(str(app.export_rules(raw)))
 
 
 def _progress(app: ComodorApp, params: p.NoParams) -> p.ProgressResult:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import platformdirs
@@ -71,3 +72,30 @@ def resolve_inside(root: Path, raw: str | Path) -> Path:
     resolved = candidate.resolve()
     resolved.relative_to(base)  # raises ValueError when outside
     return resolved
+
+
+def in_git_folder(root: Path, path: Path) -> bool:
+    """Whether ``path`` (resolved, inside ``root``) lies in a ``.git`` folder.
+
+    Git's own files (``.git/config``, hooks) run code; no write of Comodor's
+    belongs there, whatever a setting says.
+    """
+    try:
+        parts = path.relative_to(root.resolve()).parts
+    except ValueError:
+        return False
+    return ".git" in parts
+
+
+def writable_folder(root: Path) -> Callable[[Path], bool]:
+    """The folder test for :func:`comodor.brain.atomic.write_atomic` inside a workspace."""
+    base = root.resolve()
+
+    def allowed(folder: Path) -> bool:
+        try:
+            folder.relative_to(base)
+        except ValueError:
+            return False
+        return not in_git_folder(base, folder)
+
+    return allowed

@@ -77,6 +77,8 @@ class RuleObject:
     updated_at: float
     evidence: str
     """Added to the spec's fields: the evidence in words, e.g. ``3 corrections · 100% agree``."""
+    team: bool = False
+    """Added to the spec: only a teammate's committed ``house-rules.md`` stands behind it."""
 
 
 @attrs.frozen

@@ -176,13 +176,17 @@ def merge(base: Settings, raw: Any, problems: list[str] | None = None) -> Settin
 
 
 def restrict_to_user_level(workspace: Settings, trusted: Settings) -> Settings:
-    """Keep settings that move the brain or reach the network at their trusted values.
+    """Keep settings that move the brain, reach the network or name files to write.
 
     A repository's ``.vscode/settings.json`` is written by whoever wrote the
-    repository. It must not be able to point the brain somewhere else or turn on
-    a network endpoint that would receive the user's code.
+    repository. It must not be able to point the brain somewhere else, turn on
+    a network endpoint that would receive the user's code, or choose which files
+    Comodor writes (``sync.targets`` naming ``.git/config`` or a virtualenv's
+    ``activate``).
     """
-    return attrs.evolve(workspace, brain_path=trusted.brain_path, reflect=trusted.reflect)
+    return attrs.evolve(
+        workspace, brain_path=trusted.brain_path, reflect=trusted.reflect, sync=trusted.sync
+    )
 
 
 def from_workspace_file(workspace: Path, problems: list[str] | None = None) -> Settings:

@@ -26,19 +26,18 @@ thread of its own.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import attrs
 
+from comodor.brain.atomic import write_atomic
 from comodor.brain.models import Rule
 from comodor.brain.rules import rule_line
-from comodor.paths import resolve_inside
+from comodor.paths import resolve_inside, writable_folder
 
 if TYPE_CHECKING:
     from comodor.app import ComodorApp
@@ -172,39 +171,21 @@ def _encode(text: str) -> bytes:
     return text.encode("utf-8", "surrogateescape")
 
 
-def _write_temporary(path: Path, data: bytes) -> Path:
-    """A sibling temporary file with ``data`` (same folder, so ``os.replace`` is atomic)."""
-    temporary = path.with_name(f".{path.name}.{uuid.uuid4().hex[:8]}.comodor-tmp")
-    try:
-        mode: int | None = path.stat().st_mode & 0o7777  # keep the file's permissions
-    except FileNotFoundError:
-        mode = None  # a new file: 0o666 narrowed by the umask, like any other
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if mode is not None:
-            os.chmod(temporary, mode)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    return temporary
-
-
 def sync_file(
     path: Path,
     rules: Sequence[Rule],
     *,
     create: bool,
+    allowed: Callable[[Path], bool],
     before_replace: Callable[[Path], None] | None = None,
 ) -> str:
     """Bring ``path``'s block up to date; return ``created``/``updated``/``unchanged``/``skipped``.
 
-    ``path`` must already be resolved and checked (see :func:`sync_rules`).
-    ``before_replace`` runs after the temporary file is written and before the
-    re-check; tests use it to play a user saving the file at the worst moment.
+    ``path`` must already be resolved and checked (see :func:`sync_rules`); its
+    folder must pass ``allowed`` at the moment of writing (see
+    :func:`comodor.brain.atomic.write_atomic`). ``before_replace`` runs after the
+    temporary file is written and before the re-check; tests use it to play a
+    user saving the file at the worst moment.
     """
     front_matter = MDC_FRONT_MATTER if path.suffix == ".mdc" else ()
     for _ in range(MAX_ATTEMPTS):
@@ -217,19 +198,30 @@ def sync_file(
         data = _encode(text)
         if data == original:
             return "unchanged"
-        if original is None:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = _write_temporary(path, data)
-        try:
+
+        def unchanged_meanwhile(snapshot: bytes | None = original) -> bool:
             if before_replace is not None:
                 before_replace(path)
-            if _read(path) != original:
-                continue  # the user saved meanwhile: rebuild from their version
-            os.replace(temporary, path)
-        finally:
-            temporary.unlink(missing_ok=True)
-        return "created" if original is None else "updated"
+            return _read(path) == snapshot  # else the user saved: rebuild from theirs
+
+        if write_atomic(path, data, allowed=allowed, before_replace=unchanged_meanwhile):
+            return "created" if original is None else "updated"
     raise SyncError(f"{path.name} kept changing while Comodor tried to update it")
+
+
+def instruction_file_problem(relative: str) -> str | None:
+    """Why ``relative`` may not be a sync target, or None when it is an instruction file.
+
+    A setting names the file to write, so a hostile value must not be able to
+    reach ``.git/config`` or a virtualenv's ``activate``: only Markdown, Cursor's
+    ``.mdc`` rules and files inside ``.clinerules/`` qualify.
+    """
+    parts = Path(relative).parts
+    if ".git" in parts:
+        return f"{relative!r} is inside .git"
+    if Path(relative).suffix.lower() in (".md", ".mdc", ".markdown") or ".clinerules" in parts:
+        return None
+    return f"{relative!r} is not an instruction file (Markdown, .mdc or .clinerules/)"
 
 
 # -- many files ------------------------------------------------------------------ #
@@ -264,6 +256,7 @@ def sync_rules(
 ) -> list[SyncReport]:
     """Sync every target; one target's failure never stops the others."""
     reports = []
+    allowed = writable_folder(workspace)
     for target, create in targets:
         try:
             path = resolve_inside(workspace, target)
@@ -275,8 +268,16 @@ def sync_rules(
         if path == workspace.resolve() or path.is_dir():
             reports.append(SyncReport(target, "refused", path, f"{target!r} is a folder"))
             continue
+        problem = instruction_file_problem(target) or instruction_file_problem(
+            path.relative_to(workspace.resolve()).as_posix()
+        )
+        if problem is not None:
+            reports.append(SyncReport(target, "refused", path, problem))
+            continue
         try:
-            action = sync_file(path, rules, create=create, before_replace=before_replace)
+            action = sync_file(
+                path, rules, create=create, allowed=allowed, before_replace=before_replace
+            )
         except (SyncError, OSError) as error:
             reports.append(SyncReport(target, "failed", path, str(error)))
             continue

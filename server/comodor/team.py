@@ -22,6 +22,13 @@ Avoiding double counting, precisely:
 - Both files (``.comodor/house-rules.md`` and a root ``house-rules.md``) are read;
   the same rule in both is one dimension with two team votes, which only moves
   its agreement, never its source.
+
+A committed file is untrusted text: its rules are data, not instructions. Each
+statement is reduced to plain text (:func:`comodor.markup.plain_text`: no links,
+images, HTML or URIs), at most 300 characters; a file is read up to
+``MAX_TEAM_BYTES`` and ``MAX_TEAM_RULES`` entries, and when it holds more the
+user is told rather than left guessing. The rules are marked ``team`` so hover,
+playbook and instruction files say where they came from.
 """
 
 from __future__ import annotations
@@ -29,9 +36,12 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+import attrs
+
 from comodor.brain.engine import export_meta_key, text_digest
 from comodor.brain.models import Rule, Vote
-from comodor.brain.rules import parse_markdown
+from comodor.brain.rules import TEAM_ORIGIN, parse_markdown
+from comodor.markup import MAX_RULE_CHARS, plain_text
 from comodor.paths import resolve_inside
 
 if TYPE_CHECKING:
@@ -40,7 +50,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 TEAM_FILES = (".comodor/house-rules.md", "house-rules.md")
-TEAM_PREFIX = "team:"
+TEAM_PREFIX = TEAM_ORIGIN
 TEAM_WEIGHT = 2.0
 """Like a fact from a project config file: enough for a rule nobody contradicts."""
 MAX_TEAM_BYTES = 512_000
@@ -57,54 +67,79 @@ def _own_dimensions(app: ComodorApp) -> set[tuple[str, str | None]]:
     return own
 
 
-def _read_team_file(app: ComodorApp, relative: str) -> str | None:
-    """The file's text, or None when it is absent, unsafe, too big, or our own export."""
+@attrs.frozen
+class TeamImport:
+    """What reading the team files did: rules that became confident, and what to tell."""
+
+    learned: list[Rule]
+    notices: list[str]
+
+
+def _read_team_file(app: ComodorApp, relative: str, notices: list[str]) -> str | None:
+    """The file's text (up to the cap), or None when absent, unsafe, or our own export."""
     assert app.workspace is not None
     try:
         path = resolve_inside(app.workspace, relative)
     except (ValueError, OSError):
-        log.warning("team rules: %s points outside the workspace; ignored", relative)
+        notices.append(f"Team rules: {relative} points outside the workspace; it was not read.")
         return None
     try:
-        if not path.is_file() or path.stat().st_size > MAX_TEAM_BYTES:
+        if not path.is_file():
             return None
-        data = path.read_bytes()
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            data = handle.read(MAX_TEAM_BYTES)
     except OSError as error:
         log.warning("team rules: cannot read %s: %s", relative, error)
         return None
-    if app.engine.store.get_meta(export_meta_key(path)) == text_digest(data):
+    if size > MAX_TEAM_BYTES:
+        data = data[: data.rfind(b"\n") + 1]  # whole lines only
+        notices.append(
+            f"Team rules: {relative} is {size // 1024} KB; only its first "
+            f"{MAX_TEAM_BYTES // 1024} KB were read."
+        )
+    elif app.engine.store.get_meta(export_meta_key(path)) == text_digest(data):
         return None  # exactly what this brain exported: our own evidence, not the team's
     return data.decode("utf-8", "replace")
 
 
-def import_team_rules(app: ComodorApp) -> list[Rule]:
+def import_team_rules(app: ComodorApp) -> TeamImport:
     """Read the committed rules files; return the rules that became confident."""
+    notices: list[str] = []
     if app.workspace is None:
-        return []
+        return TeamImport([], notices)
     engine = app.engine
     own = _own_dimensions(app)
     learned: list[Rule] = []
     for relative in TEAM_FILES:
-        text = _read_team_file(app, relative)
+        text = _read_team_file(app, relative, notices)
         votes: list[Vote] = []
-        if text is not None:
-            for key, value, language, category, statement in parse_markdown(text):
-                if (key, language) in own or len(votes) >= MAX_TEAM_RULES:
-                    continue
-                votes.append(
-                    Vote(
-                        key=key,
-                        value=value,
-                        statement=statement,
-                        category=category,
-                        language=language,
-                        kind="evidence",
-                        weight=TEAM_WEIGHT,
-                        detail=f"from {relative} (team)",
-                    )
+        entries = parse_markdown(text) if text is not None else []
+        if len(entries) > MAX_TEAM_RULES:
+            notices.append(
+                f"Team rules: {relative} lists {len(entries)} rules; only the first "
+                f"{MAX_TEAM_RULES} were read."
+            )
+        for key, value, language, category, raw_statement in entries[:MAX_TEAM_RULES]:
+            statement = plain_text(raw_statement, MAX_RULE_CHARS)
+            if (key, language) in own or not statement:
+                continue
+            votes.append(
+                Vote(
+                    key=key[:120],
+                    value=value[:120],
+                    statement=statement,
+                    category=category,
+                    language=language,
+                    kind="evidence",
+                    weight=TEAM_WEIGHT,
+                    detail=f"from {relative} (team)",
                 )
+            )
         # replace=True even with no votes: a deleted file or line drops its votes
         learned += engine.record_votes(
             votes, origin=TEAM_PREFIX + relative, replace=True, scope=engine.project_scope
         )
-    return learned
+    for notice in notices:
+        log.warning("%s", notice)
+    return TeamImport(learned, notices)

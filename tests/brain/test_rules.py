@@ -165,8 +165,7 @@ def test_export_groups_rules_by_category_with_evidence_and_reads_back(
     engine.record_votes([quotes("single")], origin="save:2")
     engine.teach_rule("Run the linters before pushing.")
     engine.on_denied("run_shell", "rm -rf build")
-    target = engine.export_rules(tmp_path / "out" / "house-rules.md")
-    text = target.read_text()
+    text = engine.rules_markdown()
     assert "## Style" in text and "## Preferences" in text
     assert "Use single quotes for strings." in text and "2 corrections · 100% agree" in text
     assert "rm -rf" not in text  # one denial is not a confident rule

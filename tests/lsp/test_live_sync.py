@@ -100,9 +100,17 @@ async def test_a_learned_rule_reaches_the_instruction_files(
     stats = await syncing.command("comodor.stats")
     assert stats["corrections"] == 2
 
-    # a target added in the settings is created
-    syncing.client.set_configuration({"sync": {"targets": ["docs/AI.md"]}}, section="comodor")
+    # a workspace's settings cannot choose the files Comodor writes (a cloned repository's
+    # .vscode/settings.json pointing at .git/config or a virtualenv's activate script)
+    (workspace / ".git").mkdir()
+    (workspace / ".git" / "config").write_text("[core]\n")
+    syncing.client.set_configuration(
+        {"sync": {"targets": [".git/config", "docs/AI.md"]}}, section="comodor"
+    )
     syncing.client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(settings=None)
     )
-    await wait_for_text(workspace / "docs" / "AI.md", BEGIN)
+    await syncing.command("comodor.teachRule", {"statement": "Keep functions short."})
+    await wait_for_text(agents, "Keep functions short")
+    assert (workspace / ".git" / "config").read_text() == "[core]\n"
+    assert not (workspace / "docs" / "AI.md").exists()

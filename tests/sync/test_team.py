@@ -43,7 +43,7 @@ def by_key(app: ComodorApp) -> dict[str, object]:
 def test_a_committed_file_becomes_confident_team_rules(app: ComodorApp) -> None:
     assert app.workspace is not None
     (app.workspace / "house-rules.md").write_text(TEAM_FILE)
-    learned = import_team_rules(app)
+    learned = import_team_rules(app).learned
     assert sorted(rule.key for rule in learned) == ["quotes.style", "user.run-linter"]
     rules = app.execute("comodor.rules", {})["rules"]
     quotes = next(rule for rule in rules if rule["key"] == "quotes.style")
@@ -52,10 +52,50 @@ def test_a_committed_file_becomes_confident_team_rules(app: ComodorApp) -> None:
     assert "house-rules.md" in quotes["evidence"] and "(team)" in quotes["detail"]
     linter = next(rule for rule in rules if rule["key"] == "user.run-linter")
     assert linter["language"] is None and linter["category"] == "workflow"
-    assert (
-        "Run the linter before committing"
-        in app.execute("comodor.playbook", {"query": "x"})["text"]
-    )
+    assert quotes["team"] and linter["team"]
+    text = app.execute("comodor.playbook", {"query": "x"})["text"]
+    team_block = text[text.index("Team rules (read from the repository") :]
+    assert "Run the linter before committing" in team_block
+    assert "House rules (counted from this user" not in text  # no rule of the user's own
+
+
+HOSTILE = """## Workflow
+
+- Click [here](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22rm%22%7D) \
+to set up — *taught* <!-- comodor: team.setup=yes -->
+- Run ![x](https://evil.example/track.png) <img src=x onerror=alert(1)> make — *t* \
+<!-- comodor: team.make=yes -->
+- See <https://evil.example/docs> and vscode:extension/evil.ext now — *t* \
+<!-- comodor: team.docs=yes -->
+- {long} — *t* <!-- comodor: team.long=yes -->
+"""
+
+
+def test_hostile_team_rules_are_plain_text_everywhere(app: ComodorApp) -> None:
+    assert app.workspace is not None
+    (app.workspace / "house-rules.md").write_text(HOSTILE.replace("{long}", "Always " * 200))
+    import_team_rules(app)
+    statements = {r["key"]: r["statement"] for r in app.execute("comodor.rules", {})["rules"]}
+    assert statements["team.setup"] == "Click here to set up"
+    assert statements["team.make"] == "Run x make"
+    assert statements["team.docs"] == "See (link removed) and (link removed) now"
+    assert len(statements["team.long"]) <= 300
+    exported = app.execute("comodor.playbook", {"query": "x"})["text"] + app.rules_markdown()
+    for fragment in ("command:", "https:", "vscode:", "<img", "](", "onerror"):
+        assert fragment not in exported, fragment
+
+
+def test_an_oversized_team_file_is_read_up_to_its_cap_and_the_user_is_told(
+    app: ComodorApp,
+) -> None:
+    assert app.workspace is not None
+    line = "- Rule number {n} — *t* <!-- comodor: team.r{n}=yes -->\n"
+    body = "## Workflow\n\n" + "".join(line.format(n=n) for n in range(12_000))
+    (app.workspace / "house-rules.md").write_text(body)
+    outcome = import_team_rules(app)
+    assert any("only" in notice and "house-rules.md" in notice for notice in outcome.notices)
+    keys = {rule.key for rule in app.engine.all_rules()}
+    assert "team.r0" in keys and 0 < len(keys) <= 500
 
 
 def test_reading_again_replaces_and_a_removed_line_drops_its_rule(app: ComodorApp) -> None:
@@ -114,5 +154,6 @@ def test_a_team_file_symlinked_from_outside_is_ignored(app: ComodorApp, tmp_path
     assert app.workspace is not None
     (tmp_path / "elsewhere.md").write_text(TEAM_FILE)
     (app.workspace / "house-rules.md").symlink_to(tmp_path / "elsewhere.md")
-    assert import_team_rules(app) == []
+    outcome = import_team_rules(app)
+    assert outcome.learned == [] and "outside the workspace" in outcome.notices[0]
     assert by_key(app) == {}

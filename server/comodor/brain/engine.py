@@ -473,15 +473,9 @@ class LearningEngine:
             self.refresh_rules()
         return changed
 
-    def export_rules(self, target: Path) -> Path:
-        """Write the confident rules as Markdown a team can read, review and commit."""
-        text = self.rules_markdown()
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_name(f".{target.name}.tmp")
-        temporary.write_text(text, encoding="utf-8")
-        temporary.replace(target)
-        self.store.set_meta(export_meta_key(target), text_digest(text.encode("utf-8")))
-        return target
+    def remember_export(self, target: Path, data: bytes) -> None:
+        """Note what was exported to ``target``, so reading it back is not team evidence."""
+        self.store.set_meta(export_meta_key(target), text_digest(data))
 
     # -- recall ----------------------------------------------------------- #
 

@@ -101,6 +101,8 @@ class Rule:
 
     evidence: str = ""
     """The evidence in the few words hover and exports show: ``3 corrections · 100% agree``."""
+    team: bool = False
+    """Only a teammate's committed ``house-rules.md`` stands behind it (untrusted text)."""
 
     @property
     def strength(self) -> float:

@@ -27,6 +27,8 @@ CONFIDENT_REPEATS = 2
 """Corrections (or denials) from distinct saves needed before a learned rule is confident."""
 
 _CORRECTIVE = ("correction", "denial")
+TEAM_ORIGIN = "team:"
+"""Votes read from a teammate's committed ``house-rules.md`` carry origins ``team:<file>``."""
 
 
 def summarize(row: RuleRow) -> Rule:
@@ -95,6 +97,7 @@ def summarize(row: RuleRow) -> Rule:
         count = sum(1 for vote in winning if vote.kind == "observation")
         evidence = f"{count} observation{'s' if count != 1 else ''} of the code · {agree}"
 
+    team = all(vote.origin.startswith(TEAM_ORIGIN) for vote in winning)
     details = [vote.detail for vote in sorted(winning, key=lambda v: v.created_at) if vote.detail]
     detail = "; ".join(dict.fromkeys(details[-3:]))
     return Rule(
@@ -116,6 +119,7 @@ def summarize(row: RuleRow) -> Rule:
         created_at=row.created_at,
         updated_at=row.updated_at,
         evidence=evidence,
+        team=team,
     )
 
 
@@ -126,27 +130,42 @@ def applies_to(rule: Rule, language: str | None) -> bool:
 
 def rule_line(rule: Rule) -> str:
     where = f"{rule.language}; " if rule.language else ""
-    return f"- {rule.statement} ({where}{rule.evidence})"
+    team = "team rule from the repository; " if rule.team else ""
+    return f"- {rule.statement} ({team}{where}{rule.evidence})"
 
 
 RULES_HEADER = "House rules (counted from this user's own corrections and settings; follow them):"
+TEAM_HEADER = (
+    "Team rules (read from the repository's committed house-rules.md, not said by this user; "
+    "the project's stated conventions, to follow unless the user says otherwise):"
+)
 
 
 def render_rules(rules: Sequence[Rule], max_tokens: int) -> str:
-    """The rules block of a playbook, whole entries only, within its own budget."""
+    """The rules block of a playbook, whole entries only, within its own budget.
+
+    The user's own rules come first under a heading that says whose they are; rules
+    that only a repository's file stands behind sit under their own heading, so an
+    assistant never mistakes a cloned repository's text for the user's wishes.
+    """
     if not rules or max_tokens <= 0:
         return ""
-    ordered = sorted(rules, key=lambda rule: (not rule.pinned, -rule.support, rule.id))
-    lines = [RULES_HEADER]
-    used = estimate_tokens(RULES_HEADER)
+    ordered = sorted(rules, key=lambda rule: (rule.team, not rule.pinned, -rule.support, rule.id))
+    blocks: list[list[str]] = []
+    used = 0
     for rule in ordered:
+        header = TEAM_HEADER if rule.team else RULES_HEADER
         line = rule_line(rule)
-        cost = estimate_tokens(line)
+        cost = estimate_tokens(line) + (
+            estimate_tokens(header) if not blocks or blocks[-1][0] != header else 0
+        )
         if used + cost > max_tokens:
             continue  # a shorter rule further down may still fit
-        lines.append(line)
+        if not blocks or blocks[-1][0] != header:
+            blocks.append([header])
+        blocks[-1].append(line)
         used += cost
-    return "\n".join(lines) if len(lines) > 1 else ""
+    return "\n\n".join("\n".join(block) for block in blocks)
 
 
 _CATEGORY_TITLES = {

@@ -15,6 +15,7 @@ from lsprotocol import types
 from comodor.brain.models import Rule
 from comodor.capture.conventions import language_of
 from comodor.lsp.server import ComodorServer
+from comodor.markup import escape_markdown
 
 LANGUAGE_IDS = {
     "python": "python",
@@ -39,9 +40,16 @@ def _command_link(title: str, command: str, argument: dict[str, object]) -> str:
 
 
 def render(rules: list[Rule], *, command_links: bool) -> str:
+    """The hover text: each rule's statement as plain text, its evidence, maybe actions.
+
+    Statements are escaped (a team rule from a cloned repository must never render
+    as a link); the only links are the ones added here, and only for clients that
+    asked for them.
+    """
     lines = ["**House rules**", ""]
     for rule in rules:
-        line = f"- {rule.statement} — *{rule.evidence}*"
+        origin = " (team rule, from the repository)" if rule.team else ""
+        line = f"- {escape_markdown(rule.statement)} — *{escape_markdown(rule.evidence)}*{origin}"
         if command_links:
             pin = "Unpin" if rule.pinned else "Pin"
             # A separator, or the links run on from the evidence ("taught by you Forget").

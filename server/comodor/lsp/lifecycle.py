@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +74,7 @@ def register(server: ComodorServer) -> None:
         app = ls.require_app()
         ls.brain.submit(app.engine.warm)
         if app.workspace is not None:
-            ls.brain.submit(lambda: read_team_rules(app))
+            ls.brain.submit(lambda: read_team_rules(app, ls.tell_user))
             await ls.brain.run(lambda: start_capture(ls))
             ls.live_sync = LiveSync(app)
             ls.live_sync.start()
@@ -149,9 +150,10 @@ def start_capture(ls: ComodorServer) -> None:
     ls.watcher = start(app, on_notice=ls.tell_user)
 
 
-def read_team_rules(app: ComodorApp) -> None:
+def read_team_rules(app: ComodorApp, tell_user: Callable[[str], None]) -> None:
     """Read committed ``house-rules.md`` files (on the brain thread); never fatal."""
     try:
-        import_team_rules(app)
+        for notice in import_team_rules(app).notices:
+            tell_user(notice)
     except Exception:
         log.exception("reading team rules failed")
