@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from comodor.brain.engine import LearningEngine
+from comodor.brain.events import Event, MemoryEvent
 
 
 @pytest.fixture(autouse=True)
@@ -47,9 +48,15 @@ def engine(brain_path: Path) -> Iterator[LearningEngine]:
 
 
 @pytest.fixture
-def events(engine: LearningEngine) -> list[dict[str, object]]:
-    collected: list[dict[str, object]] = []
-    engine.bus.subscribe(collected.append)
+def events(engine: LearningEngine) -> list[str]:
+    """The actions of the memory events the engine emits (what a user would be told)."""
+    collected: list[str] = []
+
+    def collect(event: Event) -> None:
+        if isinstance(event, MemoryEvent):
+            collected.append(event.action)
+
+    engine.bus.subscribe(collect)
     return collected
 
 

@@ -1,21 +1,25 @@
 """The application: one brain, one project, every door into it.
 
-``ComodorApp`` is what the language server, the MCP server and the CLI share.
-It owns the learning engine for the workspace's project, the capture tracker,
-optional reflection, and the command table of the protocol. Hosts translate
-their transport to :meth:`ComodorApp.execute` and forward the JSON-ready
-``comodor/memory`` events it publishes; they hold no logic of their own.
+``ComodorApp`` is what the language server, the MCP server and the CLI share:
+the settings (resolved once, the same way for every door: :mod:`comodor.config`),
+the learning engine for the workspace's project, the capture tracker, optional
+reflection, the brain worker, and the protocol's commands
+(:meth:`ComodorApp.execute`). Hosts translate their transport to these methods
+and the brain's events to their notifications (through :attr:`ComodorApp.wire`);
+they hold no logic of their own.
 
-Everything here may block (SQLite, file reads): hosts call it off their event
-loop.
+Threads: :meth:`execute` runs on the caller's thread and may block (SQLite,
+files). Long-running hosts call :meth:`call` instead, which runs the command on
+the brain worker's write or read lane (see ``comodor.brain.worker``); background
+parts (the watcher, the scan, reflection, the freshness poller) hand their work
+to the same worker.
 """
 
 from __future__ import annotations
 
+import concurrent.futures
 import logging
 import tempfile
-import threading
-import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -24,12 +28,15 @@ from urllib.parse import unquote, urlparse
 
 import attrs
 
-from comodor import protocol
+from comodor import config, protocol
 from comodor.brain.atomic import UnsafeWrite, write_atomic
 from comodor.brain.engine import LearningEngine
 from comodor.brain.errors import BrainUnavailable, InvalidInput
+from comodor.brain.events import Event
+from comodor.brain.freshness import ChangeWatcher
 from comodor.brain.lessons_md import lessons_markdown
-from comodor.brain.models import Lesson, Rule
+from comodor.brain.worker import BrainWorker
+from comodor.capture.languages import language_of
 from comodor.capture.tracker import CaptureTracker
 from comodor.paths import (
     default_brain_path,
@@ -41,11 +48,14 @@ from comodor.paths import (
 from comodor.settings import Settings
 
 if TYPE_CHECKING:
+    from comodor.capture.service import Capture
     from comodor.reflect.service import ReflectionService
+    from comodor.sync import LiveSync
+    from comodor.team import TeamImport
 
 log = logging.getLogger(__name__)
 
-MemoryListener = Callable[[dict[str, Any]], None]
+Listener = Callable[[Event], None]
 
 
 def uri_to_path(uri: str) -> Path:
@@ -54,10 +64,6 @@ def uri_to_path(uri: str) -> Path:
     if parsed.scheme != "file":
         raise InvalidInput("uri", f"expected a file: URI, got {uri[:80]!r}")
     return Path(unquote(parsed.path))
-
-
-def path_to_uri(path: Path | str) -> str:
-    return Path(path).resolve().as_uri()
 
 
 class ComodorApp:
@@ -69,43 +75,73 @@ class ComodorApp:
         settings: Settings | None = None,
         *,
         session_id: str = "",
+        worker: BrainWorker | None = None,
+        temporary_fallback: bool = True,
     ) -> None:
-        self.settings = settings or Settings()
+        self.settings = (
+            settings if settings is not None else config.for_workspace(workspace).settings
+        )
         self.workspace = workspace.resolve() if workspace is not None else None
         self.project_scope = f"project:{project_key(self.workspace or Path.cwd())}"
         self.brain_path = default_brain_path(self.settings.brain_path)
-        session = session_id or f"s{uuid.uuid4().hex[:8]}"
-        try:
-            self.engine = LearningEngine.open(
-                self.brain_path, self.project_scope, self.settings.learning, session_id=session
-            )
-        except BrainUnavailable as error:
-            # The editor must keep working: run on a throw-away brain, and say so.
-            fallback = Path(tempfile.mkdtemp(prefix="comodor-unsaved-")) / "brain.db"
-            self.engine = LearningEngine.open(
-                fallback, self.project_scope, self.settings.learning, session_id=session
-            )
-            self.engine.notices.append(
-                f"Comodor cannot use its brain: {error} Until that is fixed it runs on a "
-                f"temporary brain ({fallback}); nothing learned meanwhile is kept."
-            )
+        self.worker = worker or BrainWorker()
+        self._owns_worker = worker is None
+        self.engine = self._open_engine(
+            session_id or f"s{uuid.uuid4().hex[:8]}", temporary_fallback
+        )
         self.tracker: CaptureTracker | None = None
         if self.workspace is not None:
             self.tracker = CaptureTracker(
                 self.engine,
                 self.workspace,
                 max_file_bytes=self.settings.watch.max_file_bytes,
+                post=self.worker.post,
             )
-            self.engine.capture_hook = None
-        self._listeners: list[MemoryListener] = []
-        self._listeners_lock = threading.Lock()
-        self.engine.bus.subscribe(self._publish)
         self.reflection: ReflectionService | None = None
-        self.watcher: Any = None
-        """The workspace watcher, once a host started capture (see ``capture.service``)."""
+        self.capture: Capture | None = None
+        self.live_sync: LiveSync | None = None
+        self._freshness: ChangeWatcher | None = None
+        self._document_queries: dict[str, str] = {}
+        """uri -> the query whose recall was prefetched while that document was edited"""
         self._apply_reflection()
 
-    # -- settings -------------------------------------------------------------- #
+    def _open_engine(self, session: str, temporary_fallback: bool) -> LearningEngine:
+        """Open the brain; a long-running host may fall back to a temporary one.
+
+        An editor must keep working when the brain cannot be written, so it runs
+        on a throw-away brain and says so. A command-line run must not: it would
+        report success for a write that is thrown away, so there the error stands
+        (and a read-only brain refuses writes with :class:`BrainUnavailable`).
+        """
+        settings = self.settings.learning
+        try:
+            engine = LearningEngine.open(
+                self.brain_path, self.project_scope, settings, session_id=session
+            )
+        except BrainUnavailable as error:
+            if not temporary_fallback:
+                if self._owns_worker:
+                    self.worker.stop(0.1)
+                raise
+            fallback = Path(tempfile.mkdtemp(prefix="comodor-unsaved-")) / "brain.db"
+            engine = LearningEngine.open(fallback, self.project_scope, settings, session_id=session)
+            engine.notices.append(
+                f"Comodor cannot use its brain: {error} Until that is fixed it runs on a "
+                f"temporary brain ({fallback}); nothing learned meanwhile is kept."
+            )
+        return engine
+
+    # -- settings and conversion ----------------------------------------------- #
+
+    @property
+    def wire(self) -> protocol.Wire:
+        """Converts this app's brain records and events into protocol objects."""
+        return protocol.Wire(self.settings.learning.half_life_days, self.workspace)
+
+    @property
+    def notices(self) -> list[str]:
+        """What the user should be told about opening the brain."""
+        return self.engine.notices
 
     def configure(self, settings: Settings) -> None:
         """Apply new settings; the brain location is fixed for the life of the app."""
@@ -114,6 +150,8 @@ class ComodorApp:
         self._apply_reflection()
         if self.tracker is not None:
             self.tracker.max_file_bytes = self.settings.watch.max_file_bytes
+        if self.live_sync is not None:
+            self.live_sync.poke()  # sync.targets may have changed
 
     def _apply_reflection(self) -> None:
         """Start, restart or stop background reflection to match the settings."""
@@ -127,105 +165,40 @@ class ComodorApp:
             # Imported here: the HTTP client is only loaded when reflection is on.
             from comodor.reflect.service import ReflectionService
 
-            self.reflection = ReflectionService(self.engine, self.settings.reflect)
+            self.reflection = ReflectionService(self.engine, self.settings.reflect, self.worker)
             self.engine.reflector = self.reflection
 
-    # -- events ------------------------------------------------------------ #
+    # -- events ------------------------------------------------------------------ #
 
-    def on_memory(self, listener: MemoryListener) -> Callable[[], None]:
-        """Subscribe to ``comodor/memory`` payloads (JSON-ready, camelCase)."""
-        with self._listeners_lock:
-            self._listeners.append(listener)
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Listen to the brain's events (typed; convert with :attr:`wire`)."""
+        return self.engine.bus.subscribe(listener)
 
-        def unsubscribe() -> None:
-            with self._listeners_lock:
-                if listener in self._listeners:
-                    self._listeners.remove(listener)
+    # -- commands -------------------------------------------------------------- #
 
-        return unsubscribe
+    def execute(self, command: str, argument: object) -> Any:
+        """Run one protocol command here: validate, call the brain, return JSON-ready data."""
+        from comodor.commands import COMMANDS
 
-    def _publish(self, event: dict[str, Any]) -> None:
-        payload = self.memory_payload(event)
-        with self._listeners_lock:
-            listeners = list(self._listeners)
-        for listener in listeners:
-            try:
-                listener(payload)
-            except Exception:
-                log.exception("memory listener failed")
+        entry = COMMANDS.get(command)
+        if entry is None:
+            raise InvalidInput("command", f"unknown command {command!r}")
+        params = protocol.structure(argument, entry.params)
+        if entry.fresh:
+            self.engine.refresh()
+        return protocol.unstructure(entry.run(self, params))
 
-    def memory_payload(self, event: dict[str, Any]) -> dict[str, Any]:
-        """Turn a brain event into the protocol's ``comodor/memory`` params."""
-        payload: dict[str, Any] = {}
-        for name, value in event.items():
-            if name == "items":
-                payload["items"] = [self.to_object(item) for item in value]
-            elif name == "rules":
-                payload["rules"] = [self.to_object(item) for item in value]
-            elif name == "path":
-                payload["uri"] = self.uri_for(value)
-            else:
-                payload[name] = value
-        return payload
+    def call(self, command: str, argument: object) -> concurrent.futures.Future[Any]:
+        """Run one protocol command on the brain worker (reads on the read lane)."""
+        from comodor.commands import COMMANDS
 
-    def uri_for(self, key: str) -> str:
-        path = Path(key)
-        if not path.is_absolute() and self.workspace is not None:
-            path = self.workspace / path
-        return path_to_uri(path)
-
-    # -- conversions ---------------------------------------------------------- #
-
-    def to_object(self, item: object) -> Any:
-        if isinstance(item, Lesson):
-            return protocol.unstructure(self.lesson_object(item))
-        if isinstance(item, Rule):
-            return protocol.unstructure(self.rule_object(item))
-        return item
-
-    def lesson_object(self, lesson: Lesson) -> protocol.LessonObject:
-        return protocol.LessonObject(
-            id=lesson.id,
-            kind=lesson.kind,
-            scope=lesson.scope,
-            trigger=lesson.trigger,
-            guidance=lesson.guidance,
-            confidence=round(lesson.effective_confidence(self.engine.settings.half_life_days), 4),
-            uses=lesson.uses,
-            wins=lesson.wins,
-            losses=lesson.losses,
-            pinned=lesson.pinned,
-            source=lesson.source,
-            created_at=lesson.created_at,
-            updated_at=lesson.updated_at,
-            last_used=lesson.last_used,
+        entry = COMMANDS.get(command)
+        submit = (
+            self.worker.submit_read if entry is not None and entry.reads else self.worker.submit
         )
+        return submit(lambda: self.execute(command, argument))
 
-    @staticmethod
-    def rule_object(rule: Rule) -> protocol.RuleObject:
-        return protocol.RuleObject(
-            id=rule.id,
-            key=rule.key,
-            value=rule.value,
-            category=rule.category,
-            statement=rule.statement,
-            detail=rule.detail,
-            scope=rule.scope,
-            language=rule.language,
-            support=rule.support,
-            against=rule.against,
-            strength=round(rule.strength, 4),
-            confident=rule.confident,
-            pinned=rule.pinned,
-            active=rule.active,
-            source=rule.source,
-            created_at=rule.created_at,
-            updated_at=rule.updated_at,
-            evidence=rule.evidence,
-            team=rule.team,
-        )
-
-    # -- workspace paths ------------------------------------------------------ #
+    # -- workspace files and documents --------------------------------------------- #
 
     def workspace_path(self, raw: str, field: str) -> Path:
         """Resolve ``raw`` inside the workspace (following symlinks), or refuse it."""
@@ -237,6 +210,76 @@ class ComodorApp:
             raise InvalidInput(
                 field, f"{raw!r} is outside the workspace folder {self.workspace}"
             ) from None
+
+    def file_from_uri(self, uri: str, field: str = "uri") -> Path:
+        """The workspace file a URI names, or an error naming ``field``."""
+        try:
+            path = uri_to_path(uri)
+        except InvalidInput:
+            raise InvalidInput(field, f"expected a file: URI, got {uri[:80]!r}") from None
+        if self.tracker is None:
+            raise InvalidInput(field, "there is no workspace folder")
+        if not self.tracker.inside(path):
+            raise InvalidInput(field, f"{uri[:200]!r} is outside the workspace folder")
+        return path
+
+    def _tracked(self, uri: str) -> Path | None:
+        """The path of a document capture cares about, or None (not a workspace file)."""
+        try:
+            path = uri_to_path(uri)
+        except InvalidInput:
+            return None
+        tracker = self.tracker
+        if tracker is None or not tracker.inside(path):
+            return None
+        return path
+
+    def document_opened(self, uri: str, text: str) -> None:
+        """The editor opened a document: keep its text as a baseline (on the worker)."""
+        path, tracker = self._tracked(uri), self.tracker
+        if path is not None and tracker is not None:
+            self.worker.post(lambda: tracker.did_open(path, text), "note an opened document")
+
+    def document_saved(self, uri: str, text: str | None) -> None:
+        """The editor saved a document: maybe a correction or an undo of an agent write.
+
+        The save is noted at once (a watcher event for the same write may be
+        waiting for it), then judged on the worker in order with everything else.
+        """
+        path, tracker = self._tracked(uri), self.tracker
+        if path is None or tracker is None:
+            return
+        if text is not None:
+            tracker.note_save(path, text)
+        learning = self.settings.learning
+
+        def capture() -> None:
+            if tracker.is_ignored(path) or not (learning.enabled and learning.corrections):
+                return
+            saved = text if text is not None else path.read_text("utf-8", errors="replace")
+            tracker.did_save(path, saved)
+
+        self.worker.post(capture, f"capture the save of {path.name}")
+
+    def document_closed(self, uri: str) -> None:
+        self._document_queries.pop(uri, None)
+
+    def prefetch(self, query: str, uri: str | None = None) -> None:
+        """Recall ahead for what the user is typing (a draft, or a document's context)."""
+        if uri is not None:
+            self._document_queries[uri] = query
+        self.worker.submit_read(lambda: self.engine.prefetch(query))
+
+    def document_query(self, uri: str) -> str:
+        """The query prefetched for a document, for ``comodor.playbook {uri}``."""
+        return self._document_queries.get(uri, "")
+
+    def document_rules(self, uri: str, language_id: str | None) -> list[protocol.RuleObject]:
+        """The confident, active rules that apply to a document — from memory, no I/O."""
+        language = language_of_document(uri, language_id)
+        return self.wire.rules(self.engine.active_rules(language))
+
+    # -- rules files --------------------------------------------------------------- #
 
     def export_rules(self, raw: str, field: str = "path") -> Path:
         """Write the confident rules as Markdown a team can read, review and commit.
@@ -261,39 +304,9 @@ class ComodorApp:
         self.engine.remember_export(target, data)
         return target
 
-    def file_from_uri(self, uri: str, field: str = "uri") -> Path:
-        path = uri_to_path(uri)
-        if self.workspace is None or self.tracker is None:
-            raise InvalidInput(field, "there is no workspace folder")
-        if not self.tracker.inside(path):
-            raise InvalidInput(field, f"{uri[:200]!r} is outside the workspace folder")
-        return path
-
-    # -- commands -------------------------------------------------------------- #
-
-    def execute(self, command: str, argument: object) -> Any:
-        """Run one protocol command: validate, call the brain, return JSON-ready data."""
-        from comodor.commands import COMMANDS
-
-        entry = COMMANDS.get(command)
-        if entry is None:
-            raise InvalidInput("command", f"unknown command {command!r}")
-        params = protocol.structure(argument, entry.params)
-        if entry.fresh:
-            self.catch_up()
-        return protocol.unstructure(entry.run(self, params))
-
-    def catch_up(self) -> None:
-        """See what other processes wrote to the shared brain since our last look.
-
-        Another host (the language server next to an MCP server) may have taught or
-        forgotten rules; the recall index catches up by itself through the lesson
-        log, the rule cache only when asked. Cheap: one query over the rules.
-        """
-        self.engine.refresh_rules()
-
     def rules_markdown(self) -> str:
         """The confident house rules as Markdown, in the committed export format."""
+        self.engine.refresh()
         return self.engine.rules_markdown()
 
     def lessons_markdown(self, limit: int = 200) -> str:
@@ -303,14 +316,76 @@ class ComodorApp:
             lessons, self.engine.settings.half_life_days, project=self.project_scope
         )
 
+    def read_team_rules(self) -> TeamImport:
+        """Read a teammate's committed ``house-rules.md`` (see :mod:`comodor.team`)."""
+        from comodor.team import import_team_rules
+
+        return import_team_rules(self)
+
+    # -- background parts for long-running hosts ------------------------------------- #
+
+    def watch_other_processes(self) -> None:
+        """Follow changes other processes make to the brain (hover, views, stats)."""
+        if self._freshness is None:
+            engine = self.engine
+            self._freshness = ChangeWatcher(
+                self.engine.store.path,
+                lambda: self.worker.post(engine.catch_up, "catch up with other processes"),
+            ).start()
+
+    def start_capture(self, on_notice: Callable[[str], None]) -> None:
+        """Watch the workspace and read its conventions (language server only)."""
+        if self.workspace is None or self.tracker is None or self.capture is not None:
+            return
+        from comodor.capture.service import Capture
+
+        learning = self.settings.learning
+        scan = learning.enabled and learning.rules
+        self.capture = Capture(
+            self.engine, self.tracker, self.workspace, self.worker, self.settings.watch, on_notice
+        ).start(scan=scan)
+
+    def start_live_sync(self) -> None:
+        """Keep ``sync.targets`` current as rules change (language server only)."""
+        if self.workspace is None or self.live_sync is not None:
+            return
+        from comodor.sync import LiveSync
+
+        self.live_sync = LiveSync(self)
+        self.live_sync.start()
+
     @property
     def watching(self) -> str:
         """The watcher's state: ``native``, ``polling``, ``starting``, ``stopped`` or ``off``."""
-        return str(self.watcher.mode) if self.watcher is not None else "off"
+        return self.capture.mode if self.capture is not None else "off"
 
     # -- lifecycle ----------------------------------------------------------- #
 
-    def close(self) -> None:
-        started = time.monotonic()
-        self.engine.close()  # stops the reflector too, without waiting for a hung model
-        log.debug("closed in %.0f ms", (time.monotonic() - started) * 1000)
+    def close(self, timeout: float = 0.5) -> None:
+        """Stop background work and close the brain; never waits on a hung model."""
+        if self._freshness is not None:
+            self._freshness.stop(0.2)
+        if self.live_sync is not None:
+            self.live_sync.stop(0.2)
+        if self.capture is not None:
+            self.capture.stop(timeout)
+        self.engine.close()
+        if self._owns_worker:
+            self.worker.stop(0.2)
+
+
+def language_of_document(uri: str, language_id: str | None) -> str | None:
+    """The Comodor language of a document: from the editor's language id, else the name."""
+    if language_id:
+        return EDITOR_LANGUAGES.get(language_id, language_id)
+    return language_of(uri)
+
+
+EDITOR_LANGUAGES = {
+    "python": "python",
+    "typescript": "typescript",
+    "typescriptreact": "typescript",
+    "javascript": "javascript",
+    "javascriptreact": "javascript",
+}
+"""Editors' language ids that differ from Comodor's language names."""

@@ -30,7 +30,7 @@ def _serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("pygls").setLevel(logging.WARNING)
-    from comodor.lsp.server import create_server
+    from comodor.lsp.main import create_server
 
     create_server().start_io()
     return 0
@@ -68,7 +68,11 @@ def _call(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"comodor: the argument is not JSON: {error}", file=sys.stderr)
         return 2
-    app = ComodorApp(_workspace(args.workspace))
+    try:
+        app = ComodorApp(_workspace(args.workspace), temporary_fallback=False)
+    except BrainError as error:
+        print(f"comodor: {error}", file=sys.stderr)
+        return 1
     try:
         result = app.execute(args.name, argument)
     except InvalidInput as error:
@@ -84,19 +88,17 @@ def _call(args: argparse.Namespace) -> int:
 
 
 def _sync(args: argparse.Namespace) -> int:
+    from comodor import config
     from comodor.app import ComodorApp
-    from comodor.settings import from_workspace_file
     from comodor.sync import sync_app
-    from comodor.team import import_team_rules
 
     workspace = _workspace(args.workspace)
-    problems: list[str] = []
-    settings = from_workspace_file(workspace, problems)
-    for problem in problems:
+    loaded = config.for_workspace(workspace)
+    for problem in loaded.problems:
         print(f"comodor: {problem}", file=sys.stderr)
-    app = ComodorApp(workspace, settings)
+    app = ComodorApp(workspace, loaded.settings, temporary_fallback=False)
     try:
-        for notice in import_team_rules(app).notices:
+        for notice in app.read_team_rules().notices:
             print(f"comodor: {notice}", file=sys.stderr)
         reports = sync_app(app, args.target)
     finally:
@@ -121,19 +123,24 @@ def _schemas(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
-    from pathlib import Path
+    import attrs
 
+    from comodor import config
     from comodor.app import ComodorApp
     from comodor.doctor import diagnose
-    from comodor.settings import ReflectSettings, Settings
 
-    reflect = ReflectSettings(
-        enabled=bool(args.endpoint and args.model),
-        endpoint=args.endpoint or "",
-        model=args.model or "",
-        api_key_env=args.api_key_env or "",
-    )
-    app = ComodorApp(Path(args.workspace), Settings(reflect=reflect))
+    workspace = _workspace(args.workspace)
+    settings = config.for_workspace(workspace).settings
+    if args.endpoint or args.model:  # the command line overrides the user's settings
+        reflect = attrs.evolve(
+            settings.reflect,
+            enabled=True,
+            endpoint=args.endpoint or settings.reflect.endpoint,
+            model=args.model or settings.reflect.model,
+            api_key_env=args.api_key_env or settings.reflect.api_key_env,
+        )
+        settings = attrs.evolve(settings, reflect=reflect)
+    app = ComodorApp(workspace, settings)
     try:
         checks = diagnose(app)
     finally:

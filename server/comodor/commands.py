@@ -1,9 +1,11 @@
 """The protocol's commands, each a few lines from typed params to a brain call.
 
 One table, :data:`COMMANDS`, maps every ``comodor.*`` command to its params
-class and its implementation. The language server registers every entry, the
-MCP server calls the same entries, and ``schemas/`` is generated from the same
-classes, so the three can never drift apart.
+class, its result class and its implementation. The language server registers
+every entry, the MCP server calls the same entries, and ``schemas/`` is
+generated from the same classes, so the three can never drift apart. Params
+arrive validated (:func:`comodor.protocol.structure`); results are built with
+the app's :class:`~comodor.protocol.Wire`.
 """
 
 from __future__ import annotations
@@ -28,17 +30,20 @@ class Command:
     result: type[Any]
     run: Callable[[ComodorApp, Any], Any]
     summary: str
+    reads: bool = False
+    """Only reads the brain: hosts may answer it while a write waits for a lock."""
     fresh: bool = False
-    """Reads rules: catch up first with what other processes (MCP, CLI) wrote."""
+    """Reads rules or lessons: first make the caches current with every commit
+    (another process may have taught a rule a moment ago)."""
 
 
 def _teach(app: ComodorApp, params: p.TeachParams) -> p.LessonResult:
     lesson = app.engine.teach(params.text, kind=params.kind, pinned=params.pinned)
-    return p.LessonResult(app.lesson_object(lesson))
+    return p.LessonResult(app.wire.lesson(lesson))
 
 
 def _teach_rule(app: ComodorApp, params: p.TeachRuleParams) -> p.RuleResult:
-    return p.RuleResult(app.rule_object(app.engine.teach_rule(params.statement)))
+    return p.RuleResult(app.wire.rule(app.engine.teach_rule(params.statement)))
 
 
 def _forget(app: ComodorApp, params: p.IdParams) -> p.RemovedResult:
@@ -58,23 +63,25 @@ def _set_rule(app: ComodorApp, params: p.SetRuleParams) -> p.OkResult:
 
 
 def _lessons(app: ComodorApp, params: p.LessonsParams) -> p.LessonsResult:
-    found = app.engine.search(params.query, params.limit)
-    return p.LessonsResult([app.lesson_object(lesson) for lesson in found])
+    return p.LessonsResult(app.wire.lessons(app.engine.search(params.query, params.limit)))
 
 
 def _rules(app: ComodorApp, params: p.RulesParams) -> p.RulesResult:
     rules = app.engine.all_rules()
     if not params.include_unconfident:
         rules = [rule for rule in rules if rule.confident]
-    return p.RulesResult([app.rule_object(rule) for rule in rules])
+    return p.RulesResult(app.wire.rules(rules))
 
 
 def _playbook(app: ComodorApp, params: p.PlaybookParams) -> p.PlaybookResult:
-    playbook = app.engine.playbook(params.query, params.max_tokens)
+    query = params.query
+    if not query and params.uri is not None:
+        query = app.document_query(params.uri)  # what was prefetched for that document
+    playbook = app.engine.playbook(query, params.max_tokens)
     return p.PlaybookResult(
         text=playbook.text,
-        lessons=[app.lesson_object(lesson) for lesson in playbook.lessons],
-        rules=[app.rule_object(rule) for rule in playbook.rules],
+        lessons=app.wire.lessons(playbook.lessons),
+        rules=app.wire.rules(playbook.rules),
         prefetched=playbook.prefetched,
         tokens=playbook.tokens,
     )
@@ -85,17 +92,14 @@ def _begin_task(app: ComodorApp, params: p.BeginTaskParams) -> p.BeginTaskResult
     return p.BeginTaskResult(
         task_id=task.id,
         text=task.playbook.text,
-        lessons=[app.lesson_object(lesson) for lesson in task.playbook.lessons],
-        rules=[app.rule_object(rule) for rule in task.playbook.rules],
+        lessons=app.wire.lessons(task.playbook.lessons),
+        rules=app.wire.rules(task.playbook.rules),
         prefetched=task.playbook.prefetched,
     )
 
 
 def _end_task(app: ComodorApp, params: p.EndTaskParams) -> p.EndTaskResult:
-    messages = [
-        Message(role=m.role, name=m.name, content=m.content, is_error=m.is_error)
-        for m in params.messages
-    ]
+    messages = [p.view_of(Message, message) for message in params.messages]
     episode_id = app.engine.end_task(
         params.task_id,
         params.success,
@@ -115,7 +119,7 @@ def _feedback(app: ComodorApp, params: p.FeedbackParams) -> p.FeedbackResult:
 
 def _denied(app: ComodorApp, params: p.DeniedParams) -> p.RulesResult:
     rules = app.engine.on_denied(params.tool, params.subject, params.reason)
-    return p.RulesResult([app.rule_object(rule) for rule in rules])
+    return p.RulesResult(app.wire.rules(rules))
 
 
 def _agent_edit(app: ComodorApp, params: p.AgentEditParams) -> p.OkResult:
@@ -128,7 +132,6 @@ def _agent_edit(app: ComodorApp, params: p.AgentEditParams) -> p.OkResult:
 
 
 def _undo(app: ComodorApp, params: p.UndoParams) -> p.UndoResult:
-    assert app.workspace is not None or not params.uris
     keys = []
     for position, uri in enumerate(params.uris):
         path = app.file_from_uri(uri, f"uris[{position}]")
@@ -169,7 +172,7 @@ def _progress(app: ComodorApp, params: p.NoParams) -> p.ProgressResult:
 
 def _stats(app: ComodorApp, params: p.NoParams) -> p.StatsResult:
     del params
-    return p.StatsResult(**attrs.asdict(app.engine.stats()), watching=app.watching)
+    return p.view_of(p.StatsResult, app.engine.stats(), watching=app.watching)
 
 
 def _consolidate(app: ComodorApp, params: p.NoParams) -> p.ConsolidateResult:
@@ -212,6 +215,7 @@ COMMANDS: dict[str, Command] = {
             p.LessonsResult,
             _lessons,
             "Search lessons (newest first without a query).",
+            reads=True,
         ),
         Command(
             "comodor.rules",
@@ -219,6 +223,7 @@ COMMANDS: dict[str, Command] = {
             p.RulesResult,
             _rules,
             "List house rules.",
+            reads=True,
             fresh=True,
         ),
         Command(
@@ -227,6 +232,7 @@ COMMANDS: dict[str, Command] = {
             p.PlaybookResult,
             _playbook,
             "The playbook an assistant would get for a request.",
+            reads=True,
             fresh=True,
         ),
         Command(
@@ -282,8 +288,17 @@ COMMANDS: dict[str, Command] = {
             p.ProgressResult,
             _progress,
             "Whether the assistant is getting better.",
+            reads=True,
         ),
-        Command("comodor.stats", p.NoParams, p.StatsResult, _stats, "Counts for this project."),
+        Command(
+            "comodor.stats",
+            p.NoParams,
+            p.StatsResult,
+            _stats,
+            "Counts for this project.",
+            reads=True,
+            fresh=True,
+        ),
         Command(
             "comodor.consolidate",
             p.NoParams,

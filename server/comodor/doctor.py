@@ -39,7 +39,7 @@ def _watcher(app: ComodorApp, probe: bool) -> Check:
         return Check("watcher", True, "no workspace folder: nothing to watch")
     if not app.settings.watch.enabled:
         return Check("watcher", True, "off (watch.enabled is false)")
-    if app.watcher is None and probe:
+    if app.capture is None and probe:
         from comodor.capture.watcher import WorkspaceWatcher
 
         notices: list[str] = []

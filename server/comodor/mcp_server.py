@@ -1,15 +1,14 @@
 """``comodor mcp``: the brain as an MCP server over stdio, for assistants without an LSP.
 
 Claude Code, Codex, Cursor, Cline and others speak MCP; this gives them the same
-brain the language server uses (``$COMODOR_HOME/brain.db``), at the same time:
-SQLite runs in WAL mode, the recall index follows other processes' writes
-through the lesson log, and every tool call first catches up on rules (see
-:meth:`ComodorApp.catch_up`). Tools are defined in :mod:`comodor.mcp_tools`;
-this module is only the transport (the SDK's low-level server, so the schemas
-and error results are exactly ours).
+brain the language server uses (the same settings sources, :mod:`comodor.config`),
+at the same time: SQLite runs in WAL mode and the app follows other processes'
+writes (:meth:`ComodorApp.watch_other_processes`). Tools are defined in
+:mod:`comodor.mcp_tools`; this module is only the transport (the SDK's
+low-level server, so the schemas and error results are exactly ours).
 
-Brain calls block (SQLite, git), so they run on a worker thread, one at a time
-and in arrival order, like the language server's brain thread.
+Brain calls block (SQLite, git), so they run on the app's brain worker, writes
+in arrival order and reads on the read lane, like the language server's.
 
 Registering it, e.g. for Claude Code: ``claude mcp add comodor -- comodor mcp``;
 for clients configured with JSON: ``{"command": "comodor", "args": ["mcp",
@@ -33,7 +32,6 @@ from mcp.shared.exceptions import MCPError
 from comodor import __version__
 from comodor.app import ComodorApp
 from comodor.mcp_tools import TOOLS, call_tool
-from comodor.settings import Settings
 
 log = logging.getLogger(__name__)
 
@@ -66,20 +64,9 @@ RESOURCES = (
 )
 
 
-class BrainRunner:
-    """Run blocking brain calls on a worker thread, one at a time, in order."""
-
-    def __init__(self, app: ComodorApp) -> None:
-        self.app = app
-        self._limiter = anyio.CapacityLimiter(1)
-
-    async def run(self, function: Any, *args: Any) -> Any:
-        return await anyio.to_thread.run_sync(function, *args, limiter=self._limiter)
-
-
-def build_server(runner: BrainRunner) -> Server[Any]:
-    """The MCP server object, with tools and resources bound to ``runner``'s app."""
-    app = runner.app
+def build_server(app: ComodorApp) -> Server[Any]:
+    """The MCP server object, with tools and resources bound to ``app``."""
+    worker = app.worker
 
     async def list_tools(
         ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
@@ -108,7 +95,8 @@ def build_server(runner: BrainRunner) -> Server[Any]:
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
         del ctx
-        outcome = await runner.run(call_tool, app, params.name, params.arguments)
+        arguments = params.arguments
+        outcome = await worker.run(lambda: call_tool(app, params.name, arguments))
         return types.CallToolResult(
             content=[types.TextContent(type="text", text=outcome.text)],
             structured_content=outcome.data,
@@ -127,9 +115,9 @@ def build_server(runner: BrainRunner) -> Server[Any]:
         del ctx
         uri = str(params.uri)
         if uri == RULES_URI:
-            text = await runner.run(_fresh_rules, app)
+            text = await worker.run_read(app.rules_markdown)
         elif uri == LESSONS_URI:
-            text = await runner.run(app.lessons_markdown)
+            text = await worker.run_read(app.lessons_markdown)
         else:
             raise MCPError(types.INVALID_PARAMS, f"uri: no resource {uri!r}")
         return types.ReadResourceResult(
@@ -148,28 +136,24 @@ def build_server(runner: BrainRunner) -> Server[Any]:
     )
 
 
-def _fresh_rules(app: ComodorApp) -> str:
-    app.catch_up()
-    return app.rules_markdown()
-
-
 def open_app(workspace: Path) -> ComodorApp:
-    """The app for ``workspace``, with the team's committed rules read in."""
-    from comodor.team import import_team_rules
-
-    app = ComodorApp(workspace, Settings())
+    """The app for ``workspace``, following other processes, with the team's rules read."""
+    app = ComodorApp(workspace)
+    for notice in app.notices:
+        log.warning("%s", notice)
     try:
-        import_team_rules(app)
+        for notice in app.read_team_rules().notices:
+            log.warning("%s", notice)
     except Exception:  # a malformed team file must not keep the tools away
         log.exception("reading team rules failed")
+    app.watch_other_processes()
     return app
 
 
 async def serve(workspace: Path) -> None:
     """Serve MCP over stdio until the client closes the connection."""
     app = await anyio.to_thread.run_sync(open_app, workspace)
-    runner = BrainRunner(app)
-    server = build_server(runner)
+    server = build_server(app)
 
     try:
         async with stdio_server() as (read_stream, write_stream):

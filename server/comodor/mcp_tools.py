@@ -266,7 +266,7 @@ def call_tool(app: ComodorApp, name: str, arguments: object) -> ToolOutcome:
         return ToolOutcome(False, "arguments: expected one JSON object")
     try:
         command, argument = tool.resolve(arguments)
-        data = app.execute(command, argument)  # catches up on rules others wrote
+        data = app.execute(command, argument)
     except InvalidInput as error:
         return ToolOutcome(False, f"Invalid argument `{error.field}`: {error.problem}")
     except BrainError as error:

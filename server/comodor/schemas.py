@@ -16,34 +16,22 @@ from typing import Any
 import attrs
 
 from comodor import protocol
-from comodor.brain.models import LESSON_KINDS, MESSAGE_ROLES, RULE_CATEGORIES, RULE_SOURCES
+from comodor.brain.events import MemoryEvent
 from comodor.commands import COMMANDS
 
 DRAFT = "http://json-schema.org/draft-07/schema#"
-MEMORY_ACTIONS = (
-    "rule",
-    "learned",
-    "taught",
-    "forgot",
-    "forgotRule",
-    "feedback",
-    "recalled",
-    "correction",
-    "undo",
-)
 
-_CONSTRAINTS: dict[tuple[type[Any], str], dict[str, Any]] = {
-    (protocol.TeachParams, "text"): {"minLength": 1, "maxLength": 2000},
-    (protocol.TeachParams, "kind"): {"enum": list(LESSON_KINDS)},
-    (protocol.TeachRuleParams, "statement"): {"minLength": 1, "maxLength": 300},
-    (protocol.LessonObject, "kind"): {"enum": list(LESSON_KINDS)},
-    (protocol.RuleObject, "category"): {"enum": list(RULE_CATEGORIES)},
-    (protocol.RuleObject, "source"): {"enum": list(RULE_SOURCES)},
-    (protocol.MessageParams, "role"): {"enum": list(MESSAGE_ROLES)},
-    (protocol.LessonsParams, "limit"): {"minimum": 1},
-    (protocol.PlaybookParams, "maxTokens"): {"minimum": 1},
-    (protocol.BeginTaskParams, "goal"): {"minLength": 1},
-}
+
+def memory_actions() -> list[str]:
+    """Every ``comodor/memory`` action: one per memory event class of the brain."""
+    found: list[str] = []
+    pending: list[type[MemoryEvent]] = [MemoryEvent]
+    while pending:
+        cls = pending.pop(0)
+        if cls.action and cls.action not in found:
+            found.append(cls.action)
+        pending.extend(cls.__subclasses__())
+    return found
 
 
 def _type_schema(kind: Any, *, params: bool) -> dict[str, Any]:
@@ -76,7 +64,7 @@ def object_schema(cls: type[Any], *, params: bool) -> dict[str, Any]:
     for field in attrs.fields(cls):
         name = protocol.camel(field.name)
         schema = _type_schema(hints[field.name], params=params)
-        schema.update(_CONSTRAINTS.get((cls, name), {}))
+        schema.update(field.metadata.get(protocol.SCHEMA, {}))
         factory = isinstance(field.default, attrs.Factory)  # type: ignore[arg-type]
         if field.default is not attrs.NOTHING and not factory:
             schema["default"] = field.default
@@ -114,13 +102,14 @@ def generate() -> dict[str, dict[str, Any]]:
         {
             "type": "object",
             "properties": {
-                "action": {"enum": list(MEMORY_ACTIONS)},
+                "action": {"enum": memory_actions()},
                 "items": {"type": "array", "items": {"anyOf": [lesson, rule]}},
                 "rules": {"type": "array", "items": rule},
                 "uri": {"type": "string"},
                 "ruleKeys": {"type": "array", "items": {"type": "string"}},
                 "id": {"type": "integer"},
                 "taskId": {"type": "integer"},
+                "taught": {"type": "boolean"},
             },
             "required": ["action"],
             "additionalProperties": True,

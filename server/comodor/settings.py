@@ -13,8 +13,6 @@ user's ``settings.json`` must never take the server down.
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 from typing import Any
 
 import attrs
@@ -187,33 +185,3 @@ def restrict_to_user_level(workspace: Settings, trusted: Settings) -> Settings:
     return attrs.evolve(
         workspace, brain_path=trusted.brain_path, reflect=trusted.reflect, sync=trusted.sync
     )
-
-
-def from_workspace_file(workspace: Path, problems: list[str] | None = None) -> Settings:
-    """Settings a command-line run can see: the ``comodor`` section of ``.vscode/settings.json``.
-
-    Best effort: VS Code allows comments and trailing commas there, which plain JSON
-    does not; such a file is skipped (and said so) rather than half-parsed. Like any
-    workspace settings, it may not move the brain or reach the network.
-    """
-    problems = problems if problems is not None else []
-    path = workspace / ".vscode" / "settings.json"
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return Settings()
-    except (OSError, ValueError) as error:
-        problems.append(f"{path}: not plain JSON ({error}); ignored")
-        return Settings()
-    if not isinstance(raw, dict):
-        return Settings()
-    section: dict[str, Any] = dict(raw.get("comodor") or {})
-    for key, value in raw.items():  # flat keys: "comodor.sync.targets": [...]
-        parts = key.split(".")
-        if parts[0] != "comodor" or len(parts) < 2:
-            continue
-        node = section
-        for part in parts[1:-1]:
-            node = node.setdefault(part, {}) if isinstance(node.get(part, {}), dict) else {}
-        node[parts[-1]] = value
-    return restrict_to_user_level(merge(Settings(), section, problems), Settings())

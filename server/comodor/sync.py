@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from comodor.brain.atomic import write_atomic
+from comodor.brain.events import Event, RulesChanged
 from comodor.brain.models import Rule
 from comodor.brain.rules import rule_line
 from comodor.paths import resolve_inside, writable_folder
@@ -289,7 +290,6 @@ def sync_app(app: ComodorApp, explicit: Sequence[str] = ()) -> list[SyncReport]:
     """``comodor sync`` for an app: its workspace, its confident rules, its settings."""
     if app.workspace is None:
         raise SyncError("there is no workspace folder to sync into")
-    app.catch_up()
     targets = plan_targets(app.workspace, explicit, app.settings.sync.targets)
     return sync_rules(app.workspace, app.engine.confident_rules(), targets)
 
@@ -300,10 +300,12 @@ def sync_app(app: ComodorApp, explicit: Sequence[str] = ()) -> list[SyncReport]:
 class LiveSync:
     """Keep ``sync.targets`` current while a host runs, debounced, off its event loop.
 
-    Any change of the engine's rule cache (learned, taught, forgotten, disabled)
-    pokes it; after ``delay`` seconds without another poke (at most ``max_delay``
-    after the first) it syncs the configured targets on its own thread. With no
-    targets configured it does nothing at all.
+    Any change of the rule cache (learned, taught, forgotten, disabled: a
+    :class:`~comodor.brain.events.RulesChanged` event) pokes it; after ``delay``
+    seconds without another poke (at most ``max_delay`` after the first) it syncs
+    the configured targets on its own thread, writing files only: the rules it
+    writes are the immutable snapshot of the cache. With no targets configured it
+    does nothing at all.
     """
 
     def __init__(self, app: ComodorApp, delay: float = 0.3, max_delay: float = 1.0) -> None:
@@ -322,10 +324,14 @@ class LiveSync:
 
     def start(self) -> None:
         """Watch the rules and sync once now (the rules may have changed while we were off)."""
-        self._unwatch = self.app.engine.watch_rules(self.poke)
+        self._unwatch = self.app.subscribe(self._on_event)
         self._thread = threading.Thread(target=self._loop, name="comodor-sync", daemon=True)
         self._thread.start()
         self.poke()
+
+    def _on_event(self, event: Event) -> None:
+        if isinstance(event, RulesChanged):
+            self.poke()
 
     def poke(self) -> None:
         with self._condition:

@@ -38,9 +38,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from comodor.brain.engine import export_meta_key, text_digest
 from comodor.brain.models import Rule, Vote
-from comodor.brain.rules import TEAM_ORIGIN, parse_markdown
+from comodor.brain.rules import TEAM_ORIGIN, export_meta_key, parse_markdown, text_digest
 from comodor.markup import MAX_RULE_CHARS, plain_text
 from comodor.paths import resolve_inside
 

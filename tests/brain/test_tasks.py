@@ -6,9 +6,9 @@ import threading
 
 import pytest
 
-from comodor.brain.engine import EpisodeSummary, LearningEngine, ProposedLesson
+from comodor.brain.engine import LearningEngine
 from comodor.brain.errors import InvalidInput
-from comodor.brain.models import Message, Skill, Vote
+from comodor.brain.models import EpisodeSummary, Message, ProposedLesson, Skill, Vote
 
 
 def test_success_credits_recalled_lessons_and_failure_debits_them(engine: LearningEngine) -> None:
@@ -55,7 +55,7 @@ def test_corrections_and_undos_are_counted_in_the_task_that_wrote_the_file(
         episode_id=task.id,
     )
     engine.end_task(task.id, True)
-    engine.record_undo("/ws/a.py", task.id)
+    assert engine.on_undo(["/ws/a.py"]) == 1
     episode = engine.store.get_episode(task.id)
     assert episode is not None and (episode.corrections, episode.undos) == (1, 1)
     stats = engine.stats()
@@ -151,7 +151,7 @@ class ThreadReflector:
 
 
 def test_finished_task_is_reflected_on_in_the_background_and_the_lesson_recalled_next(
-    engine: LearningEngine, events: list[dict[str, object]]
+    engine: LearningEngine, events: list[str]
 ) -> None:
     reflector = ThreadReflector(engine)
     engine.reflector = reflector
@@ -159,6 +159,6 @@ def test_finished_task_is_reflected_on_in_the_background_and_the_lesson_recalled
     engine.end_task(task.id, False, messages=[Message("tool", "pytest", "ImportError", True)])
     engine.wait_for_reflection(5)
     assert reflector.seen[0].goal == "fix the failing import in the build"
-    assert "learned" in [event["action"] for event in events]
+    assert "learned" in events
     next_task = engine.begin_task("the build fails on import again")
     assert any("editable mode" in lesson.guidance for lesson in next_task.playbook.lessons)

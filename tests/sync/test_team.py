@@ -36,7 +36,7 @@ def app(tmp_path: Path) -> Iterator[ComodorApp]:
 
 
 def by_key(app: ComodorApp) -> dict[str, object]:
-    app.catch_up()
+    app.engine.rules.refresh()
     return {rule.key: rule for rule in app.engine.all_rules()}
 
 

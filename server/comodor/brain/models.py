@@ -16,6 +16,22 @@ RULE_CATEGORIES = ("style", "workflow", "preference", "avoid")
 RULE_SOURCES = ("user", "correction", "evidence", "observation")
 MESSAGE_ROLES = ("user", "assistant", "tool")
 
+# Text limits: the protocol validates input against these, the schemas publish them,
+# and the brain truncates its own derived texts to them. One place, so they agree.
+MAX_TEACH_CHARS = 2000
+"""A taught lesson (``trigger: guidance``)."""
+MAX_STATEMENT_CHARS = 300
+"""A house rule is one imperative sentence."""
+MAX_TRIGGER_CHARS = 300
+MAX_GUIDANCE_CHARS = 600
+"""A reflected lesson's guidance: one or two sentences."""
+MAX_QUERY_CHARS = 20_000
+"""A request, goal or search text."""
+MAX_NOTE_CHARS = 2000
+MAX_MESSAGES = 2000
+"""Messages of one task's transcript."""
+MAX_TOOL_CHARS = 200
+
 PRIOR_WEIGHT = 2.0
 """How many outcomes the initial confidence is worth.
 
@@ -172,6 +188,23 @@ class Episode:
     @property
     def open(self) -> bool:
         return self.ended_at == 0.0
+
+
+@attrs.frozen
+class Stats:
+    """Counts for one project, as ``comodor.stats`` reports them."""
+
+    lessons: int
+    rules: int
+    confident_rules: int
+    episodes: int
+    agent_writes: int
+    corrections: int
+    undos: int
+    scope: str
+    brain_path: str
+    prefetch_ready: int = 0
+    """Requests whose recall is already computed (drafts and documents being edited)."""
 
 
 @attrs.frozen

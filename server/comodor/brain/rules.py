@@ -14,8 +14,10 @@ correction might be a whim; two in different files is a habit.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Sequence
+from pathlib import Path
 
 from comodor.brain.models import Rule
 from comodor.brain.store import RuleRow, VoteRow
@@ -121,6 +123,15 @@ def summarize(row: RuleRow) -> Rule:
         evidence=evidence,
         team=team,
     )
+
+
+def export_meta_key(target: Path) -> str:
+    """Brain meta key remembering the digest of the rules file we last wrote at ``target``."""
+    return f"rules-export:{target.resolve()}"
+
+
+def text_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def applies_to(rule: Rule, language: str | None) -> bool:

@@ -16,6 +16,12 @@ every change:
 
 Each correction is counted once: after a save, the next save of the same file
 is compared with that save, not with the agent's text again.
+
+Threads: everything that touches the brain runs on the host's brain worker
+(write lane). The watcher's thread only reads the changed file and waits, in
+memory, for the editor's ``didSave`` that may explain it (:meth:`note_save` is
+called the moment the notification arrives); then it hands the classification
+to the worker through ``post``.
 """
 
 from __future__ import annotations
@@ -37,6 +43,16 @@ from comodor.brain.models import Rule
 from comodor.brain.redact import redact
 from comodor.brain.store import AgentWrite
 from comodor.capture.conventions import analyse_correction, language_of
+
+Post = Callable[[Callable[[], object], str], None]
+"""Hand work to the brain worker: ``post(function, what)`` (see ``BrainWorker.post``)."""
+
+
+def run_here(function: Callable[[], object], what: str) -> None:
+    """A ``Post`` for single-threaded use (tests, the command line): run at once."""
+    del what
+    function()
+
 
 if TYPE_CHECKING:
     from comodor.capture.watcher import FileChange
@@ -88,8 +104,10 @@ class CaptureTracker:
         *,
         max_file_bytes: int = 2_000_000,
         is_ignored: Callable[[Path], bool] = lambda path: False,
+        post: Post = run_here,
     ) -> None:
         self.engine = engine
+        self.post = post
         self.root = root.resolve()
         self.max_file_bytes = max_file_bytes
         self.is_ignored = is_ignored
@@ -156,6 +174,16 @@ class CaptureTracker:
             self._remember(key, text)
             return write_id
 
+    def note_save(self, path: Path, text: str) -> None:
+        """The editor says it saved ``text`` (called at once, before :meth:`did_save` runs).
+
+        Memory only, so any thread may call it the moment the notification
+        arrives: a watcher event for the same write may be waiting for it.
+        """
+        with self._lock:
+            self._saves[self.key(path)] = (text_hash(text), time.monotonic())
+            self._saved.notify_all()
+
     def did_save(self, path: Path, text: str) -> SaveOutcome:
         """The editor saved ``text``: maybe a correction or an undo of an agent write."""
         with self._lock:
@@ -170,31 +198,36 @@ class CaptureTracker:
     # -- what the disk tells us ------------------------------------------------ #
 
     def on_disk_changes(self, changes: Sequence[FileChange]) -> None:
-        """A batch from the watcher (its own thread): agent writes, undos, git."""
+        """A batch from the watcher, on its own thread: read, wait for saves, hand over.
+
+        Nothing here touches the brain: the files are read and the editor's saves
+        waited for in memory; what remains to judge goes to the brain worker.
+        """
         deadline = time.monotonic() + SAVE_GRACE_S
+        pending: list[tuple[FileChange, str | None, str]] = []
         for change in changes:
             try:
-                self._on_disk_change(change, deadline)
+                seen = self._read_change(change, deadline)
             except Exception:
-                log.exception("could not classify the change of %s", change.path)
+                log.exception("could not read the change of %s", change.path)
+                continue
+            if seen is not None:
+                pending.append(seen)
+        if pending:
+            self.post(lambda: self._classify_all(pending), "classify workspace changes")
 
-    def _is_editor_save(self, key: str, digest: str) -> bool:
-        saved = self._saves.get(key)
-        return (
-            saved is not None and saved[0] == digest and time.monotonic() - saved[1] < RECENT_SAVE_S
-        )
-
-    def _on_disk_change(self, change: FileChange, deadline: float) -> None:
+    def _read_change(
+        self, change: FileChange, deadline: float
+    ) -> tuple[FileChange, str | None, str] | None:
+        """(change, text, key) for a change worth judging, after the save grace period."""
         if not self.inside(change.path) or self.is_ignored(change.path):
-            return
+            return None
         key = self.key(change.path)
         if change.kind == "deleted":
-            with self._lock:
-                self._on_deleted(key)
-            return
+            return change, None, key
         text = _read_text(change.path, self.max_file_bytes)
         if text is None:
-            return
+            return None
         digest = text_hash(text)
         with self._lock:
             # Wait (briefly) for the editor's didSave that may explain this write.
@@ -206,29 +239,53 @@ class CaptureTracker:
                     break
                 self._saved.wait(remaining)
             if digest == self._known.get(key):
-                return  # nothing new (our own save, or an event we have seen)
-            if self._is_editor_save(key, digest):
-                self._remember(key, text)
-                return
-            write = self._last_write(key)
-            if write is not None and write.status != "undone" and write.before_hash == digest:
-                self._undo(key, write.id, write.episode_id)
-                self._remember(key, text)
-                return
-            if change.vcs:
-                self._remember(key, text, keep_text=False)  # git's: a baseline, not an agent
-                return
-            before = self._known_text.get(key)
-            if before == text:
-                before = None  # the baseline was taken after this write (an early open)
-            if before is None and change.kind != "created":
-                if write is not None:
-                    before = self.engine.blobs.get(write.after_hash)
-                else:
-                    before = self._committed_text(key)
-            created = change.kind == "created" and before is None
-            self._record_write(key, before, text, created=created)
+                return None  # nothing new (our own save, or an event we have seen)
+        return change, text, key
+
+    def _classify_all(self, pending: Sequence[tuple[FileChange, str | None, str]]) -> None:
+        for change, text, key in pending:
+            try:
+                with self._lock:
+                    if text is None:
+                        self._on_deleted(key)
+                    else:
+                        self._classify(change, key, text)
+            except Exception:
+                log.exception("could not classify the change of %s", change.path)
+
+    def _is_editor_save(self, key: str, digest: str) -> bool:
+        saved = self._saves.get(key)
+        return (
+            saved is not None and saved[0] == digest and time.monotonic() - saved[1] < RECENT_SAVE_S
+        )
+
+    def _classify(self, change: FileChange, key: str, text: str) -> None:
+        """Judge one changed file (on the brain worker): editor, git, undo or agent."""
+        digest = text_hash(text)
+        if digest == self._known.get(key):
+            return  # seen meanwhile (the editor's save was processed first)
+        if self._is_editor_save(key, digest):
             self._remember(key, text)
+            return
+        write = self._last_write(key)
+        if write is not None and write.status != "undone" and write.before_hash == digest:
+            self.engine.undo(write)
+            self._remember(key, text)
+            return
+        if change.vcs:
+            self._remember(key, text, keep_text=False)  # git's: a baseline, not an agent
+            return
+        before = self._known_text.get(key)
+        if before == text:
+            before = None  # the baseline was taken after this write (an early open)
+        if before is None and change.kind != "created":
+            if write is not None:
+                before = self.engine.blobs.get(write.after_hash)
+            else:
+                before = self._committed_text(key)
+        created = change.kind == "created" and before is None
+        self._record_write(key, before, text, created=created)
+        self._remember(key, text)
 
     def _last_write(self, key: str) -> AgentWrite | None:
         if self._written is None:
@@ -262,7 +319,7 @@ class CaptureTracker:
     def _on_deleted(self, key: str) -> None:
         write = self._last_write(key)
         if write is not None and write.created and write.status == "open":
-            self._undo(key, write.id, write.episode_id)
+            self.engine.undo(write)
         self._known.pop(key, None)
         self._known_text.pop(key, None)
 
@@ -283,10 +340,6 @@ class CaptureTracker:
         else:
             self._known_text.pop(key, None)
 
-    def _undo(self, key: str, write_id: int, episode_id: int | None) -> None:
-        self.engine.store.update_agent_write(write_id, status="undone")
-        self.engine.record_undo(key, episode_id)
-
     def _judge(self, key: str, text: str, digest: str) -> SaveOutcome:
         engine = self.engine
         write = self._last_write(key)
@@ -296,7 +349,7 @@ class CaptureTracker:
         if time.time() - write.created_at > window_s:
             return SaveOutcome("none")
         if write.before_hash and digest == write.before_hash:
-            self._undo(key, write.id, write.episode_id)
+            engine.undo(write)
             return SaveOutcome("undo")
         if digest in (write.last_hash, write.after_hash) and write.last_hash == digest:
             return SaveOutcome("unchanged")

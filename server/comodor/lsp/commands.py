@@ -1,13 +1,15 @@
 """``workspace/executeCommand``: every command of :data:`comodor.commands.COMMANDS`.
 
-Each handler hands the raw argument to the app on the brain thread. Bad input
-becomes JSON-RPC InvalidParams (-32602) naming the field; a brain that cannot
-be written becomes a server error the editor shows; nothing is half-written
-because the app validates before it writes.
+Each handler hands the raw argument to the app, which runs it on the brain
+worker (reads on the read lane, so they answer even while a write waits for
+another process's lock). Bad input becomes JSON-RPC InvalidParams (-32602)
+naming the field; a brain that cannot be written becomes a server error the
+editor shows; nothing is half-written because the app validates before it writes.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Any
 
@@ -22,29 +24,30 @@ log = logging.getLogger(__name__)
 BRAIN_ERROR = -32001
 
 
-def register(server: ComodorServer) -> None:
-    for name in COMMANDS:
-        server.command(name)(_handler(name))
+async def execute(ls: ComodorServer, name: str, args: tuple[Any, ...]) -> Any:
+    """Run command ``name`` with the client's arguments; translate errors to JSON-RPC."""
+    if len(args) > 1:
+        raise JsonRpcInvalidParams(
+            f"argument: {name} takes exactly one argument, a JSON object; got {len(args)}"
+        )
+    argument = args[0] if args else None
+    app = ls.require_app()
+    try:
+        return await asyncio.wrap_future(app.call(name, argument))
+    except InvalidInput as error:
+        raise JsonRpcInvalidParams(str(error), data={"field": error.field}) from None
+    except BrainError as error:
+        raise JsonRpcServerError(str(error), code=BRAIN_ERROR) from None  # type: ignore[no-untyped-call]
 
 
 def _handler(name: str) -> Any:
     async def run(ls: ComodorServer, *args: Any) -> Any:
-        if len(args) > 1:
-            raise JsonRpcInvalidParams(
-                f"argument: {name} takes exactly one argument, a JSON object; got {len(args)}"
-            )
-        argument = args[0] if args else None
-        if name == "comodor.playbook" and isinstance(argument, dict):
-            uri = argument.get("uri")
-            if isinstance(uri, str) and not argument.get("query"):
-                argument = {**argument, "query": ls.document_queries.get(uri, "")}
-        app = ls.require_app()
-        try:
-            return await ls.brain.run(lambda: app.execute(name, argument))
-        except InvalidInput as error:
-            raise JsonRpcInvalidParams(str(error), data={"field": error.field}) from None
-        except BrainError as error:
-            raise JsonRpcServerError(str(error), code=BRAIN_ERROR) from None  # type: ignore[no-untyped-call]
+        return await execute(ls, name, args)
 
     run.__name__ = name.replace(".", "_")
     return run
+
+
+def register(server: ComodorServer) -> None:
+    for name in COMMANDS:
+        server.command(name)(_handler(name))

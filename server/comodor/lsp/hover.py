@@ -1,45 +1,28 @@
 """Hover: the house rules that apply to this document, with their evidence.
 
-Answered on the event loop straight from the engine's in-memory rule cache: no
+Answered on the event loop straight from the app's in-memory rule cache: no
 SQLite, no file I/O, so it stays well under a millisecond whatever the brain
-holds.
+holds, and answers even while a write waits for another process's lock.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from urllib.parse import quote
 
 from lsprotocol import types
 
-from comodor.brain.models import Rule
-from comodor.capture.conventions import language_of
 from comodor.lsp.server import ComodorServer
 from comodor.markup import escape_markdown
-
-LANGUAGE_IDS = {
-    "python": "python",
-    "typescript": "typescript",
-    "typescriptreact": "typescript",
-    "javascript": "javascript",
-    "javascriptreact": "javascript",
-}
-
-
-def document_language(ls: ComodorServer, uri: str) -> str | None:
-    """The Comodor language of a document: from the editor's language id, else the name."""
-    document = ls.workspace.text_documents.get(uri)
-    language_id: str | None = document.language_id if document is not None else None
-    if language_id:
-        return LANGUAGE_IDS.get(language_id, str(language_id))
-    return language_of(uri)
+from comodor.protocol import RuleObject
 
 
 def _command_link(title: str, command: str, argument: dict[str, object]) -> str:
     return f"[{title}](command:{command}?{quote(json.dumps([argument]))})"
 
 
-def render(rules: list[Rule], *, command_links: bool) -> str:
+def render(rules: Sequence[RuleObject], *, command_links: bool) -> str:
     """The hover text: each rule's statement as plain text, its evidence, maybe actions.
 
     Statements are escaped (a team rule from a cloned repository must never render
@@ -65,18 +48,26 @@ def render(rules: list[Rule], *, command_links: bool) -> str:
     return "\n".join(lines)
 
 
-def register(server: ComodorServer) -> None:
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    def hover(ls: ComodorServer, params: types.HoverParams) -> types.Hover | None:
-        app = ls.app
-        if app is None:
-            return None
-        rules = app.engine.active_rules(document_language(ls, params.text_document.uri))
-        if not rules:
-            return None
-        return types.Hover(
-            contents=types.MarkupContent(
-                kind=types.MarkupKind.Markdown,
-                value=render(rules, command_links=ls.command_links),
-            )
+def document_language_id(ls: ComodorServer, uri: str) -> str | None:
+    """The editor's language id for an open document, if it said one."""
+    document = ls.workspace.text_documents.get(uri)
+    return document.language_id if document is not None else None
+
+
+def hover(ls: ComodorServer, params: types.HoverParams) -> types.Hover | None:
+    app = ls.app
+    if app is None:
+        return None
+    uri = params.text_document.uri
+    rules = app.document_rules(uri, document_language_id(ls, uri))
+    if not rules:
+        return None
+    return types.Hover(
+        contents=types.MarkupContent(
+            kind=types.MarkupKind.Markdown, value=render(rules, command_links=ls.command_links)
         )
+    )
+
+
+def register(server: ComodorServer) -> None:
+    server.feature(types.TEXT_DOCUMENT_HOVER)(hover)

@@ -1,27 +1,26 @@
 """Start, configuration and shutdown.
 
-``initialize`` opens the brain (on the brain thread) for the first workspace
-folder; ``initialized`` pulls the ``comodor`` configuration section and starts
-the watcher, the project scan, the team's committed rules and the live sync of
-instruction files in the background; ``shutdown`` stops all of
-it well within a second and never waits on the client.
+``initialize`` resolves the settings (user file ← ``initializationOptions``) and
+opens the brain (on the brain worker) for the first workspace folder;
+``initialized`` pulls the ``comodor`` configuration section and starts the
+background parts through the app: the freshness poller, the team's committed
+rules, capture and the live sync of instruction files. ``shutdown`` stops all
+of it well within a second and never waits on the client.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from lsprotocol import types
 
+from comodor import config
 from comodor.app import ComodorApp, uri_to_path
+from comodor.brain.errors import InvalidInput
 from comodor.lsp.server import ComodorServer
-from comodor.settings import Settings, merge, restrict_to_user_level
-from comodor.sync import LiveSync
-from comodor.team import import_team_rules
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +34,7 @@ def _workspace(params: types.InitializeParams) -> Path | None:
     if uri:
         try:
             return uri_to_path(uri)
-        except ValueError:
+        except InvalidInput:
             return None
     if params.root_path:
         return Path(params.root_path)
@@ -49,77 +48,67 @@ def _wants_command_links(params: types.InitializeParams, options: Any) -> bool:
     return "code" in name.lower()  # VS Code, code-server, Code - OSS
 
 
-def register(server: ComodorServer) -> None:
-    @server.feature(types.INITIALIZE)
-    async def initialize(ls: ComodorServer, params: types.InitializeParams) -> None:
-        ls.loop = asyncio.get_running_loop()
-        options = params.initialization_options
-        problems: list[str] = []
-        ls.init_settings = merge(Settings(), options, problems)
-        ls.settings = ls.init_settings
-        ls.command_links = _wants_command_links(params, options)
-        workspace = _workspace(params)
-        app = await ls.brain.run(lambda: ComodorApp(workspace, ls.settings))
-        app.on_memory(ls.notify_memory)
-        ls.app = app
-        for problem in problems:
-            log.warning("initializationOptions: %s", problem)
-        for notice in app.engine.notices:
-            ls.tell_user(notice)
+def _declares_memory(params: types.InitializeParams) -> bool:
+    experimental = params.capabilities.experimental
+    return isinstance(experimental, dict) and experimental.get("comodorMemory") is True
 
-    @server.feature(types.INITIALIZED)
-    async def initialized(ls: ComodorServer, params: types.InitializedParams) -> None:
-        del params
-        await pull_configuration(ls)
-        app = ls.require_app()
-        ls.brain.submit(app.engine.warm)
-        if app.workspace is not None:
-            ls.brain.submit(lambda: read_team_rules(app, ls.tell_user))
-            await ls.brain.run(lambda: start_capture(ls))
-            ls.live_sync = LiveSync(app)
-            ls.live_sync.start()
 
-    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
-    async def did_change_configuration(
-        ls: ComodorServer, params: types.DidChangeConfigurationParams
-    ) -> None:
-        del params
-        await pull_configuration(ls)
-        if ls.live_sync is not None:
-            ls.live_sync.poke()  # sync.targets may have changed
+async def initialize(ls: ComodorServer, params: types.InitializeParams) -> None:
+    ls.loop = asyncio.get_running_loop()
+    options = params.initialization_options
+    ls.loaded = config.load(options)
+    ls.command_links = _wants_command_links(params, options)
+    ls.memory_notifications = _declares_memory(params)
+    workspace = _workspace(params)
+    settings = ls.loaded.settings
+    app = await ls.brain.run(lambda: ComodorApp(workspace, settings, worker=ls.brain))
+    app.subscribe(ls.on_event)
+    ls.app = app
+    for problem in ls.loaded.problems:
+        log.warning("settings: %s", problem)
+    for notice in app.notices:
+        ls.tell_user(notice)
 
-    @server.feature(types.SHUTDOWN)
-    async def shutdown(ls: ComodorServer, params: None) -> None:
-        del params
-        for timer in ls.timers.values():
-            timer.cancel()
-        ls.timers.clear()
-        watcher, ls.watcher = ls.watcher, None
-        live_sync, ls.live_sync = ls.live_sync, None
-        app = ls.app
-        loop = asyncio.get_running_loop()
 
-        def stop_everything() -> None:
-            if live_sync is not None:
-                live_sync.stop(0.2)
-            if watcher is not None:
-                watcher.stop(0.5)
-            if app is not None:
-                app.close()
+async def initialized(ls: ComodorServer, params: types.InitializedParams) -> None:
+    del params
+    await pull_configuration(ls)
+    app = ls.require_app()
+    ls.brain.post(app.engine.warm, "build the recall index")
+    app.watch_other_processes()
+    if app.workspace is not None:
+        ls.brain.post(lambda: read_team_rules(ls, app), "read the team's rules")
+        app.start_capture(on_notice=ls.tell_user)
+        app.start_live_sync()
 
-        closing = loop.run_in_executor(None, stop_everything)
+
+async def did_change_configuration(
+    ls: ComodorServer, params: types.DidChangeConfigurationParams
+) -> None:
+    del params
+    await pull_configuration(ls)
+
+
+async def shutdown(ls: ComodorServer, params: None) -> None:
+    del params
+    for timer in ls.timers.values():
+        timer.cancel()
+    ls.timers.clear()
+    app = ls.app
+    loop = asyncio.get_running_loop()
+    closing = loop.run_in_executor(None, app.close) if app is not None else None
+    if closing is not None:
         try:
             await asyncio.wait_for(asyncio.shield(closing), timeout=0.8)
         except TimeoutError:
             log.warning("shutdown: background work did not stop in time; exiting anyway")
-        ls.brain.stop(0.1)
+    ls.brain.stop(0.1)
 
 
 async def pull_configuration(ls: ComodorServer) -> None:
-    """Re-read the ``comodor`` section; it overrides initializationOptions field by field."""
+    """Re-read the ``comodor`` section; it overrides the trusted settings field by field."""
     capabilities = ls.client_capabilities
     workspace = capabilities.workspace if capabilities else None
-    settings = ls.init_settings
     if workspace is not None and workspace.configuration:
         try:
             values = await asyncio.wait_for(
@@ -131,29 +120,24 @@ async def pull_configuration(ls: ComodorServer) -> None:
         except Exception as error:  # a client that cannot answer must not stop us
             log.warning("workspace/configuration failed: %s", error)
             values = []
-        problems: list[str] = []
-        pulled = merge(ls.init_settings, values[0] if values else None, problems)
-        settings = restrict_to_user_level(pulled, ls.init_settings)
-        for problem in problems:
+        pulled = values[0] if values else None
+        ls.loaded = config.load(workspace_layer=pulled or {}, base=ls.loaded.trusted)
+        for problem in ls.loaded.problems:
             log.warning("configuration: %s", problem)
-    ls.settings = settings
     app = ls.app
     if app is not None:
+        settings = ls.loaded.settings
         await ls.brain.run(lambda: app.configure(settings))
 
 
-def start_capture(ls: ComodorServer) -> None:
-    """Start the workspace watcher and the project scan (on the brain thread)."""
-    app = ls.require_app()
-    from comodor.capture.service import start_capture as start
-
-    ls.watcher = start(app, on_notice=ls.tell_user)
+def read_team_rules(ls: ComodorServer, app: ComodorApp) -> None:
+    """Read committed ``house-rules.md`` files (on the brain worker) and say what was off."""
+    for notice in app.read_team_rules().notices:
+        ls.tell_user(notice)
 
 
-def read_team_rules(app: ComodorApp, tell_user: Callable[[str], None]) -> None:
-    """Read committed ``house-rules.md`` files (on the brain thread); never fatal."""
-    try:
-        for notice in import_team_rules(app).notices:
-            tell_user(notice)
-    except Exception:
-        log.exception("reading team rules failed")
+def register(server: ComodorServer) -> None:
+    server.feature(types.INITIALIZE)(initialize)
+    server.feature(types.INITIALIZED)(initialized)
+    server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)(did_change_configuration)
+    server.feature(types.SHUTDOWN)(shutdown)

@@ -1,9 +1,11 @@
 """The Comodor language server object and its state.
 
 ``ComodorServer`` holds what the handlers share: the app (created at
-``initialize``), the brain thread, the settings as merged from
+``initialize``), the brain worker, the settings as resolved from the user file,
 ``initializationOptions`` and ``workspace/configuration``, and the prefetch
-timers. Feature modules register their handlers on it in :func:`create_server`.
+timers. The handlers live in one module per concern (``lifecycle``,
+``commands``, ``hover``, ``documents``), each a module-level function named for
+its method, registered by :func:`create_server`.
 """
 
 from __future__ import annotations
@@ -17,11 +19,10 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
-from comodor import __version__
+from comodor import __version__, config
 from comodor.app import ComodorApp
-from comodor.lsp.worker import BrainWorker
-from comodor.settings import Settings
-from comodor.sync import LiveSync
+from comodor.brain.events import Event, MemoryEvent
+from comodor.brain.worker import BrainWorker
 
 log = logging.getLogger(__name__)
 
@@ -67,18 +68,19 @@ class ComodorServer(LanguageServer):
         self.app: ComodorApp | None = None
         self.brain = BrainWorker()
         self.loop: asyncio.AbstractEventLoop | None = None
-        self.init_settings = Settings()
-        """Settings from ``initializationOptions``: the only source trusted to move the
-        brain or enable the network (see :func:`comodor.settings.restrict_to_user_level`)."""
-        self.settings = Settings()
+        self.loaded = config.load()
+        """Settings as resolved so far; ``loaded.trusted`` is the only source allowed to
+        move the brain, enable the network or name files to write."""
         self.command_links = False
         """Whether hover may contain ``command:`` links (VS Code renders them)."""
-        self.watcher: Any = None
-        self.live_sync: LiveSync | None = None
-        """Keeps ``sync.targets`` current (see :mod:`comodor.sync`), once initialized."""
+        self.memory_notifications = False
+        """Whether the client declared ``experimental.comodorMemory`` (it shows its own
+        announcements); otherwise learned rules are also announced with showMessage."""
         self.timers: dict[str, asyncio.TimerHandle] = {}
-        self.document_queries: dict[str, str] = {}
-        """uri -> the query whose recall was prefetched for that document"""
+
+    @property
+    def settings(self) -> Any:
+        return self.loaded.settings
 
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Log problems with a client's messages; never pop them up in the user's face."""
@@ -89,30 +91,39 @@ class ComodorServer(LanguageServer):
             raise RuntimeError("the server is not initialized")
         return self.app
 
-    def notify_memory(self, payload: dict[str, Any]) -> None:
-        """Send ``comodor/memory`` from any thread."""
+    def on_event(self, event: Event) -> None:
+        """A brain event (on the worker thread): tell the client what it should see.
+
+        Every memory event becomes ``comodor/memory``. A client that did not
+        declare ``experimental.comodorMemory`` (Neovim, Emacs) would never show
+        those, so a rule that became confident is also announced in words.
+        """
+        app = self.app
+        if app is None or not isinstance(event, MemoryEvent):
+            return
+        payload = app.wire.memory(event)
+        self.send_soon("comodor/memory", payload)
+        if payload["action"] == "rule" and not self.memory_notifications:
+            verb = "You taught Comodor" if payload.get("taught") else "Comodor learned"
+            for rule in payload["items"]:
+                self.tell_user(
+                    f"{verb} a house rule: {rule['statement']} ({rule['evidence']})",
+                    types.MessageType.Info,
+                )
+
+    def send_soon(self, method: str, params: Any) -> None:
+        """Send a notification from any thread."""
         loop = self.loop
         if loop is None or loop.is_closed():
             return
-        loop.call_soon_threadsafe(self.protocol.notify, "comodor/memory", payload)
+        loop.call_soon_threadsafe(self.protocol.notify, method, params)
 
     def tell_user(self, message: str, kind: types.MessageType = types.MessageType.Warning) -> None:
         """Show a message from any thread (and log it)."""
-        log.warning("%s", message)
+        log.log(logging.INFO if kind == types.MessageType.Info else logging.WARNING, "%s", message)
         loop = self.loop
         if loop is None or loop.is_closed():
             return
         loop.call_soon_threadsafe(
             self.window_show_message, types.ShowMessageParams(type=kind, message=message)
         )
-
-
-def create_server() -> ComodorServer:
-    from comodor.lsp import commands, documents, hover, lifecycle
-
-    server = ComodorServer()
-    lifecycle.register(server)
-    commands.register(server)
-    hover.register(server)
-    documents.register(server)
-    return server

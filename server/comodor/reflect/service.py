@@ -1,17 +1,23 @@
 """Reflection, wired to one engine: gateway → reflector → worker → ``absorb_reflection``.
 
-This is the object the engine sees as its :class:`~comodor.brain.engine.Reflector`.
+This is the object the engine sees as its :class:`~comodor.brain.tasks.Reflector`.
 It exists only while ``reflect.enabled`` is on and an endpoint and a model are
 set; with reflection off, nothing is constructed and nothing is ever sent.
+
+The model is asked on reflection's own thread (a slow model must never hold up
+the brain); what it proposes is handed to the brain worker (``post``), which
+stores it in order with everything else.
 """
 
 from __future__ import annotations
 
 import logging
+import time
 
 from comodor.brain.engine import LearningEngine
 from comodor.brain.models import EpisodeSummary, Skill
 from comodor.brain.redact import redact
+from comodor.brain.worker import BrainWorker
 from comodor.reflect.gateway import ChatGateway
 from comodor.reflect.parse import Reflection
 from comodor.reflect.reflector import Reflector
@@ -24,9 +30,15 @@ log = logging.getLogger(__name__)
 class ReflectionService:
     """Background reflection for one engine; one model call at a time."""
 
-    def __init__(self, engine: LearningEngine, settings: ReflectSettings) -> None:
+    def __init__(
+        self,
+        engine: LearningEngine,
+        settings: ReflectSettings,
+        brain: BrainWorker,
+    ) -> None:
         self.engine = engine
         self.settings = settings
+        self.brain = brain
         self.gateway = ChatGateway(
             settings.endpoint,
             settings.model,
@@ -43,7 +55,11 @@ class ReflectionService:
         self.worker.submit(episode_id, summary)
 
     def wait_idle(self, timeout: float) -> bool:
-        return self.worker.wait_idle(timeout)
+        """Until the model is done and the brain worker stored what it proposed."""
+        deadline = time.monotonic() + timeout
+        if not self.worker.wait_idle(timeout):
+            return False
+        return self.brain.drain(max(0.0, deadline - time.monotonic()))
 
     def stop(self, timeout: float) -> None:
         self.worker.stop(timeout)
@@ -59,7 +75,12 @@ class ReflectionService:
                 steps=list(reflection.skill.steps),
                 scope="",
             )
-        stored, merged = self.engine.absorb_reflection(episode_id, reflection.lessons, skill)
-        log.info(
-            "reflection on task %d: %d new lessons, %d merged", episode_id, len(stored), merged
-        )
+        engine, lessons = self.engine, reflection.lessons
+
+        def absorb() -> None:
+            stored, merged = engine.absorb_reflection(episode_id, lessons, skill)
+            log.info(
+                "reflection on task %d: %d new lessons, %d merged", episode_id, len(stored), merged
+            )
+
+        self.brain.post(absorb, f"store the reflection on task {episode_id}")

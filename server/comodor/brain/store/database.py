@@ -1,0 +1,314 @@
+"""The brain file itself: opening, migrating, transactions, and two connections.
+
+Why SQLite: it is a single file the user owns, it survives ``kill -9`` (WAL with
+``synchronous=NORMAL`` keeps every committed transaction through a process
+crash), and several processes (the language server, the MCP server, the CLI)
+can use it at once: WAL lets readers and one writer proceed together and the
+busy timeout queues writers.
+
+Why two connections: a write may wait up to the busy timeout for another
+process's lock. Reads must not queue behind it, so they use a second
+connection of their own (WAL lets it read the last committed state while the
+writer waits), each connection behind its own lock.
+
+Rules of the store:
+
+* Counters change in SQL (``wins = wins + 1``), never read-modify-write in
+  Python: two processes crediting the same lesson must both count.
+* Every write is one transaction; a failure rolls back and leaves nothing half
+  written.
+* A file that is not a database, or is damaged, is moved aside (never deleted)
+  and a fresh brain is started; :attr:`Database.notices` says so, and the
+  caller tells the user.
+* A brain that cannot be written (read-only folder, full disk) raises
+  :class:`BrainUnavailable` with a message a user can act on; reads keep working.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+from comodor.brain.errors import BrainError, BrainUnavailable
+from comodor.brain.schema import MIGRATIONS, SCHEMA_VERSION
+
+
+def _reason(error: BaseException, path: Path | None = None) -> str:
+    message = str(error).lower()
+    folder_read_only = path is not None and not os.access(path.parent, os.W_OK)
+    if "readonly" in message or "read-only" in message or folder_read_only:
+        return "its folder or file is read-only"
+    if "disk is full" in message or "no space" in message:
+        return "the disk is full"
+    if "locked" in message or "busy" in message:
+        return "another process held it locked for too long"
+    return str(error)
+
+
+def unavailable(path: Path, error: BaseException) -> BrainUnavailable:
+    """The user-facing error for a write the brain file refused."""
+    reason = _reason(error, path)
+    failure = BrainUnavailable(
+        f"cannot write the brain at {path}: {reason}. Nothing was changed; "
+        "free space or fix permissions, then try again."
+    )
+    failure.reason = reason
+    return failure
+
+
+def split_sql(script: str) -> list[str]:
+    """Split a migration into statements, keeping ``CREATE TRIGGER … END;`` whole."""
+    statements: list[str] = []
+    current: list[str] = []
+    for line in script.splitlines():
+        current.append(line)
+        candidate = "\n".join(current).strip()
+        if candidate.endswith(";") and sqlite3.complete_statement(candidate):
+            statements.append(candidate)
+            current = []
+    if "\n".join(current).strip():
+        statements.append("\n".join(current))
+    return statements
+
+
+class Database:
+    """One brain file: a write connection, a read connection, migrations, meta."""
+
+    def __init__(self, path: Path | str, *, busy_timeout_ms: int = 10_000) -> None:
+        self.path = Path(path)
+        self.notices: list[str] = []
+        """Things the user should be told about opening this brain (e.g. a corrupt file)."""
+        self.read_only = False
+        """True when the brain could only be opened for reading (see ``_open_read_only``)."""
+        self._lock = threading.RLock()
+        self._read_lock = threading.Lock()
+        self._busy_timeout_ms = busy_timeout_ms
+        self._conn = self._open()
+        self._reader = self._conn if self.read_only else self._connect()
+        self._seen_version = self.data_version()
+        self._reader_version = self._read_version()
+
+    # -- opening ---------------------------------------------------------- #
+
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(
+            self.path, isolation_level=None, check_same_thread=False, timeout=30.0
+        )
+        conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise BrainUnavailable(
+                f"cannot create the brain folder {self.path.parent}: {error}"
+            ) from error
+        try:
+            conn = self._connect()
+            self._prepare(conn)
+            return conn
+        except BrainError:
+            raise
+        except sqlite3.DatabaseError as error:
+            if not self._looks_corrupt(error):
+                return self._open_read_only(error)
+            moved = self._move_aside()
+            self.notices.append(
+                f"The brain file {self.path} was damaged ({error}). It was moved to "
+                f"{moved} (not deleted) and a fresh brain was started."
+            )
+            conn = self._connect()
+            self._prepare(conn)
+            return conn
+
+    def _open_read_only(self, error: sqlite3.DatabaseError) -> sqlite3.Connection:
+        """Fall back to reading a brain we cannot write (read-only folder, full disk).
+
+        What the user taught stays visible (hover, playbooks); writes fail with a
+        clear message until the cause is fixed. A missing file cannot be read
+        either, so then the error stands.
+        """
+        if not self.path.exists():
+            raise unavailable(self.path, error) from error
+        uri = f"file:{quote(str(self.path.resolve()))}?immutable=1"
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            conn.execute("SELECT count(*) FROM lessons WHERE id = -1").fetchone()
+        except sqlite3.DatabaseError:
+            raise unavailable(self.path, error) from error
+        if version != SCHEMA_VERSION:
+            conn.close()
+            raise unavailable(self.path, error)
+        self.read_only = True
+        self.notices.append(
+            f"Comodor cannot write its brain at {self.path} ({_reason(error, self.path)}). "
+            "It shows what it already knows but learns nothing new until that is fixed."
+        )
+        return conn
+
+    @staticmethod
+    def _looks_corrupt(error: sqlite3.DatabaseError) -> bool:
+        message = str(error).lower()
+        return any(
+            phrase in message
+            for phrase in ("not a database", "malformed", "corrupt", "file is encrypted")
+        )
+
+    def _move_aside(self) -> Path:
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}")
+        counter = 1
+        while target.exists():
+            target = self.path.with_name(f"{self.path.name}.corrupt-{stamp}-{counter}")
+            counter += 1
+        self.path.rename(target)
+        for suffix in ("-wal", "-shm"):
+            companion = self.path.with_name(self.path.name + suffix)
+            if companion.exists():
+                companion.rename(target.with_name(target.name + suffix))
+        return target
+
+    def _prepare(self, conn: sqlite3.Connection) -> None:
+        mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
+        if mode is None:
+            raise sqlite3.DatabaseError("file is not a database")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            conn.close()
+            raise BrainError(
+                f"the brain at {self.path} was written by a newer Comodor (schema "
+                f"{version}, this one knows {SCHEMA_VERSION}); upgrade Comodor to use it"
+            )
+        if version == 0:
+            # A fresh file, or something that is not ours: check before writing.
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                conn.execute("SELECT 1 FROM meta LIMIT 1")  # raises if it isn't a brain
+        for index in range(version, SCHEMA_VERSION):
+            conn.execute("BEGIN IMMEDIATE")
+            if conn.execute("PRAGMA user_version").fetchone()[0] > index:
+                conn.execute("COMMIT")  # another process migrated meanwhile
+                continue
+            self._migrate(conn, index)
+        # Touch the schema so a damaged file fails here, at open, not at first use.
+        conn.execute("SELECT count(*) FROM lessons WHERE id = -1").fetchone()
+
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection, index: int) -> None:
+        statements = [part for part in split_sql(MIGRATIONS[index]) if part.strip()]
+        try:
+            for statement in statements:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {index + 1}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    # -- transactions ----------------------------------------------------- #
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction on the write connection; rolled back entirely on any error."""
+        with self._lock:
+            try:
+                self._conn.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error as error:
+                raise unavailable(self.path, error) from error
+            try:
+                yield self._conn
+                self._conn.execute("COMMIT")
+            except sqlite3.Error as error:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+                raise unavailable(self.path, error) from error
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.execute("ROLLBACK")
+                raise
+
+    def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        """One query on the read connection: never waits for a writer's lock."""
+        with self._read_lock:
+            return self._reader.execute(sql, params).fetchall()
+
+    @contextlib.contextmanager
+    def _snapshot(self) -> Iterator[sqlite3.Connection]:
+        """Several reads that must see one committed state (one read transaction)."""
+        with self._read_lock:
+            self._reader.execute("BEGIN")
+            try:
+                yield self._reader
+            finally:
+                self._reader.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._lock:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.execute("PRAGMA optimize")
+            if self._reader is not self._conn:
+                with self._read_lock:
+                    self._reader.close()
+            self._conn.close()
+
+    # -- other processes -------------------------------------------------- #
+
+    def data_version(self) -> int:
+        """Changes whenever another connection commits (cheap: no file read)."""
+        with self._lock:
+            return int(self._conn.execute("PRAGMA data_version").fetchone()[0])
+
+    def changed_elsewhere(self) -> bool:
+        """Whether another process committed since the last call (ours do not count).
+
+        ``data_version`` of the write connection moves only for commits made by
+        other connections, and our read connection never writes, so a change is
+        always another process's.
+        """
+        version = self.data_version()
+        changed = version != self._seen_version
+        self._seen_version = version
+        return changed
+
+    def _read_version(self) -> int:
+        return int(self._read("PRAGMA data_version")[0][0])
+
+    def committed_since_last_look(self) -> bool:
+        """Whether anyone (we included) committed since the last call; never waits for a lock.
+
+        Asked on the read connection, which every other connection's commits move
+        (our write connection's too), so a read can check its caches are current
+        without queueing behind a writer.
+        """
+        version = self._read_version()
+        changed = version != self._reader_version
+        self._reader_version = version
+        return changed
+
+    def integrity_check(self) -> str:
+        return str(self._read("PRAGMA integrity_check")[0][0])
+
+    # -- meta --------------------------------------------------------------- #
+
+    def get_meta(self, key: str) -> str | None:
+        rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
+        return str(rows[0][0]) if rows else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO meta (key, value) VALUES (?, ?)"
+                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )

@@ -1,0 +1,244 @@
+"""Lessons and skills in the brain file: what recall and credit read and write.
+
+Lesson texts live here and in the FTS5 index; the in-memory recall index is
+built from :meth:`LessonRows.index_rows` and follows every change (ours or another
+process's) through ``lesson_log``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from comodor.brain.models import Lesson, Skill
+from comodor.brain.store.database import Database
+from comodor.brain.store.rows import (
+    INSERT_LESSON,
+    LESSON_COLUMNS,
+    lesson_from_row,
+    lesson_to_row,
+)
+
+
+class LessonRows(Database):
+    """The lessons part of :class:`comodor.brain.store.BrainStore`."""
+
+    def add_lesson(self, lesson: Lesson, terms: str) -> Lesson:
+        with self._write() as conn:
+            cursor = conn.execute(INSERT_LESSON, lesson_to_row(lesson, terms))
+        lesson.id = int(cursor.lastrowid or 0)
+        return lesson
+
+    def add_lessons(self, lessons: Iterable[tuple[Lesson, str]]) -> int:
+        """Bulk insert in one transaction (imports, benchmarks)."""
+        rows = [lesson_to_row(lesson, terms) for lesson, terms in lessons]
+        with self._write() as conn:
+            conn.executemany(INSERT_LESSON, rows)
+        return len(rows)
+
+    def get_lessons(self, ids: Sequence[int]) -> list[Lesson]:
+        """Lessons by id, in the order asked; missing ids are skipped."""
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        rows = self._read(f"SELECT {LESSON_COLUMNS} FROM lessons WHERE id IN ({marks})", ids)
+        by_id = {row[0]: lesson_from_row(row) for row in rows}
+        return [by_id[lesson_id] for lesson_id in ids if lesson_id in by_id]
+
+    def get_lesson(self, lesson_id: int) -> Lesson | None:
+        found = self.get_lessons([lesson_id])
+        return found[0] if found else None
+
+    def lessons(self, scopes: Sequence[str], limit: int = 1_000_000) -> list[Lesson]:
+        marks = ",".join("?" * len(scopes))
+        rows = self._read(
+            f"SELECT {LESSON_COLUMNS} FROM lessons WHERE scope IN ({marks})"
+            " ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ?",
+            [*scopes, limit],
+        )
+        return [lesson_from_row(row) for row in rows]
+
+    def count_lessons(self, scopes: Sequence[str]) -> int:
+        marks = ",".join("?" * len(scopes))
+        return int(
+            self._read(f"SELECT count(*) FROM lessons WHERE scope IN ({marks})", scopes)[0][0]
+        )
+
+    def search_lessons(
+        self, match: str, scopes: Sequence[str], limit: int
+    ) -> list[tuple[Lesson, float]]:
+        """Full-text search (FTS5 ``MATCH`` expression), best bm25 first."""
+        marks = ",".join("?" * len(scopes))
+        columns = ", ".join(f"l.{name.strip()}" for name in LESSON_COLUMNS.split(","))
+        rows = self._read(
+            f"SELECT {columns}, bm25(lessons_fts) FROM lessons_fts"
+            f" JOIN lessons l ON l.id = lessons_fts.rowid"
+            f" WHERE lessons_fts MATCH ? AND l.scope IN ({marks})"
+            f" ORDER BY bm25(lessons_fts) LIMIT ?",
+            [match, *scopes, limit],
+        )
+        return [(lesson_from_row(row[:-1]), -float(row[-1])) for row in rows]
+
+    def index_rows(self, lesson_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
+        """Rows the recall index is built from: id, scope, terms, trust inputs, pinned."""
+        sql = (
+            "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success, pinned"
+            " FROM lessons"
+        )
+        if lesson_ids is None:
+            return self._read(sql)
+        marks = ",".join("?" * len(lesson_ids))
+        return self._read(f"{sql} WHERE id IN ({marks})", lesson_ids)
+
+    def iter_index_rows(self, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
+        """Every lesson's index row, streamed in batches to keep the peak memory low."""
+        last = 0
+        while True:
+            rows = self._read(
+                "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success,"
+                " pinned FROM lessons WHERE id > ? ORDER BY id LIMIT ?",
+                (last, batch),
+            )
+            yield from rows
+            if len(rows) < batch:
+                return
+            last = rows[-1][0]
+
+    def lesson_log_since(self, rev: int) -> tuple[int, list[int]]:
+        """Lessons changed after ``rev`` (by any process) and the newest rev."""
+        rows = self._read(
+            "SELECT rev, lesson_id FROM lesson_log WHERE rev > ? ORDER BY rev", (rev,)
+        )
+        if not rows:
+            return rev, []
+        return rows[-1][0], list(dict.fromkeys(row[1] for row in rows))
+
+    def lesson_log_head(self) -> int:
+        return int(self._read("SELECT coalesce(max(rev), 0) FROM lesson_log")[0][0])
+
+    def update_lesson_text(self, lesson_id: int, trigger: str, guidance: str, terms: str) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE lessons SET trigger = ?, guidance = ?, terms = ?, updated_at = ?"
+                " WHERE id = ?",
+                (trigger, guidance, terms, time.time(), lesson_id),
+            )
+
+    def reinforce(self, lesson_id: int, boost: float, ceiling: float) -> None:
+        """Seeing a lesson restated is evidence for it: raise its prior, atomically."""
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE lessons SET confidence = min(?, confidence + ?), updated_at = ?"
+                " WHERE id = ?",
+                (ceiling, boost, time.time(), lesson_id),
+            )
+
+    def set_pinned(self, lesson_id: int, pinned: bool) -> bool:
+        with self._write() as conn:
+            cursor = conn.execute(
+                "UPDATE lessons SET pinned = ?, updated_at = ? WHERE id = ?",
+                (int(pinned), time.time(), lesson_id),
+            )
+        return cursor.rowcount > 0
+
+    def delete_lesson(self, lesson_id: int) -> bool:
+        with self._write() as conn:
+            cursor = conn.execute("DELETE FROM lessons WHERE id = ?", (lesson_id,))
+        return cursor.rowcount > 0
+
+    def delete_lessons(self, ids: Sequence[int]) -> int:
+        if not ids:
+            return 0
+        with self._write() as conn:
+            conn.executemany("DELETE FROM lessons WHERE id = ?", [(i,) for i in ids])
+        return len(ids)
+
+    def credit(self, ids: Sequence[int], won: bool, now: float | None = None) -> None:
+        """Share a task's outcome with the lessons it recalled, as atomic increments."""
+        if not ids:
+            return
+        now = time.time() if now is None else now
+        with self._write() as conn:
+            if won:
+                conn.executemany(
+                    "UPDATE lessons SET wins = wins + 1, last_success = ?, updated_at = ?"
+                    " WHERE id = ?",
+                    [(now, now, lesson_id) for lesson_id in ids],
+                )
+            else:
+                conn.executemany(
+                    "UPDATE lessons SET losses = losses + 1, updated_at = ? WHERE id = ?",
+                    [(now, lesson_id) for lesson_id in ids],
+                )
+
+    def mark_used(self, ids: Sequence[int], now: float | None = None) -> None:
+        if not ids:
+            return
+        now = time.time() if now is None else now
+        with self._write() as conn:
+            conn.executemany(
+                "UPDATE lessons SET uses = uses + 1, last_used = ? WHERE id = ?",
+                [(now, lesson_id) for lesson_id in ids],
+            )
+
+    def prune_lesson_log(self, keep: int = 50_000) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "DELETE FROM lesson_log"
+                " WHERE rev < (SELECT coalesce(max(rev), 0) FROM lesson_log) - ?",
+                (keep,),
+            )
+
+    # -- skills ----------------------------------------------------------- #
+
+    def add_skill(self, skill: Skill) -> Skill:
+        with self._write() as conn:
+            cursor = conn.execute(
+                "INSERT INTO skills (name, description, steps, scope, source, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    skill.name,
+                    skill.description,
+                    json.dumps(skill.steps),
+                    skill.scope,
+                    skill.source,
+                    skill.created_at,
+                ),
+            )
+        skill.id = int(cursor.lastrowid or 0)
+        return skill
+
+    def skills(self, scopes: Sequence[str]) -> list[Skill]:
+        marks = ",".join("?" * len(scopes))
+        rows = self._read(
+            "SELECT id, name, description, steps, scope, source, uses, wins, losses, created_at"
+            f" FROM skills WHERE scope IN ({marks}) ORDER BY id",
+            scopes,
+        )
+        return [
+            Skill(
+                id=row[0],
+                name=row[1],
+                description=row[2],
+                steps=json.loads(row[3]),
+                scope=row[4],
+                source=row[5],
+                uses=row[6],
+                wins=row[7],
+                losses=row[8],
+                created_at=row[9],
+            )
+            for row in rows
+        ]
+
+    def credit_skills(self, ids: Sequence[int], won: bool) -> None:
+        if not ids:
+            return
+        column = "wins" if won else "losses"
+        with self._write() as conn:
+            conn.executemany(
+                f"UPDATE skills SET {column} = {column} + 1, uses = uses + 1 WHERE id = ?",
+                [(skill_id,) for skill_id in ids],
+            )

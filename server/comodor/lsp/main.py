@@ -1,0 +1,13 @@
+"""``comodor serve``: build the server and register every handler module on it."""
+
+from __future__ import annotations
+
+from comodor.lsp import commands, documents, hover, lifecycle
+from comodor.lsp.server import ComodorServer
+
+
+def create_server() -> ComodorServer:
+    server = ComodorServer()
+    for module in (lifecycle, commands, hover, documents):
+        module.register(server)
+    return server

@@ -1,0 +1,105 @@
+"""The wire protocol (``shared/spec/protocol.md``): its types, and the edge that converts.
+
+This package is the single source of truth for the shapes clients see: the
+language server, the MCP server and the CLI all structure incoming arguments
+with :func:`structure` and turn results and events into JSON with
+:func:`unstructure` and :class:`Wire`; ``schemas/`` is generated from these
+classes (:mod:`comodor.schemas`), and the TypeScript client's types are
+generated from those schemas.
+
+- :mod:`~comodor.protocol.fields` — validated field declarations (one validator).
+- :mod:`~comodor.protocol.params` — what clients send.
+- :mod:`~comodor.protocol.results` — what they get back.
+- :mod:`~comodor.protocol.convert` — structuring, unstructuring, brain → wire.
+"""
+
+from __future__ import annotations
+
+from comodor.protocol.convert import Wire, json_type, structure, unstructure, view_of
+from comodor.protocol.fields import SCHEMA, camel
+from comodor.protocol.params import (
+    AgentEditParams,
+    BeginTaskParams,
+    DeniedParams,
+    DraftParams,
+    EndTaskParams,
+    ExportRulesParams,
+    FeedbackParams,
+    IdParams,
+    LessonsParams,
+    MessageParams,
+    NoParams,
+    PinParams,
+    PlaybookParams,
+    RulesParams,
+    SetRuleParams,
+    TeachParams,
+    TeachRuleParams,
+    UndoParams,
+)
+from comodor.protocol.results import (
+    BeginTaskResult,
+    ConsolidateResult,
+    EndTaskResult,
+    FeedbackResult,
+    LessonObject,
+    LessonResult,
+    LessonsResult,
+    OkResult,
+    PathResult,
+    PlaybookResult,
+    ProgressResult,
+    RemovedResult,
+    RuleObject,
+    RuleResult,
+    RulesResult,
+    SeriesObject,
+    StatsResult,
+    UndoResult,
+)
+
+__all__ = [
+    "SCHEMA",
+    "AgentEditParams",
+    "BeginTaskParams",
+    "BeginTaskResult",
+    "ConsolidateResult",
+    "DeniedParams",
+    "DraftParams",
+    "EndTaskParams",
+    "EndTaskResult",
+    "ExportRulesParams",
+    "FeedbackParams",
+    "FeedbackResult",
+    "IdParams",
+    "LessonObject",
+    "LessonResult",
+    "LessonsParams",
+    "LessonsResult",
+    "MessageParams",
+    "NoParams",
+    "OkResult",
+    "PathResult",
+    "PinParams",
+    "PlaybookParams",
+    "PlaybookResult",
+    "ProgressResult",
+    "RemovedResult",
+    "RuleObject",
+    "RuleResult",
+    "RulesParams",
+    "RulesResult",
+    "SeriesObject",
+    "SetRuleParams",
+    "StatsResult",
+    "TeachParams",
+    "TeachRuleParams",
+    "UndoParams",
+    "UndoResult",
+    "Wire",
+    "camel",
+    "json_type",
+    "structure",
+    "unstructure",
+    "view_of",
+]

@@ -1,0 +1,170 @@
+"""The results of every command, and the objects in them, as the client receives them.
+
+``LessonObject`` and ``RuleObject`` are the protocol's *views* of the brain's
+records: same field names, fewer fields (no storage details), and the numbers a
+user reads (effective confidence, rounded strength). They are built from the
+records by name (:func:`comodor.protocol.convert.view_of`), never copied field by
+field.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from comodor.brain.models import LESSON_KINDS, RULE_CATEGORIES, RULE_SOURCES, Stats
+from comodor.protocol.fields import enum_only
+
+# -- objects ------------------------------------------------------------------ #
+
+
+@attrs.frozen
+class LessonObject:
+    """A lesson as clients see it; ``confidence`` is the effective one (trust × decay)."""
+
+    id: int
+    kind: str = attrs.field(metadata=enum_only(LESSON_KINDS))
+    scope: str
+    trigger: str
+    guidance: str
+    confidence: float
+    uses: int
+    wins: int
+    losses: int
+    pinned: bool
+    source: str
+    created_at: float
+    updated_at: float
+    last_used: float
+
+
+@attrs.frozen
+class RuleObject:
+    """A house rule as clients see it."""
+
+    id: int
+    key: str
+    value: str
+    category: str = attrs.field(metadata=enum_only(RULE_CATEGORIES))
+    statement: str
+    detail: str
+    scope: str
+    language: str | None
+    support: float
+    against: float
+    strength: float
+    confident: bool
+    pinned: bool
+    active: bool
+    source: str = attrs.field(metadata=enum_only(RULE_SOURCES))
+    created_at: float
+    updated_at: float
+    evidence: str
+    """Added to the spec's fields: the evidence in words, e.g. ``3 corrections · 100% agree``."""
+    team: bool = False
+    """Added to the spec: only a teammate's committed ``house-rules.md`` stands behind it."""
+
+
+@attrs.frozen
+class SeriesObject:
+    key: str
+    label: str
+    values: list[float]
+    change: float
+    improving: bool | None
+    sparkline: str
+
+
+# -- results -------------------------------------------------------------------- #
+
+
+@attrs.frozen
+class LessonResult:
+    lesson: LessonObject
+
+
+@attrs.frozen
+class RuleResult:
+    rule: RuleObject
+
+
+@attrs.frozen
+class RemovedResult:
+    removed: bool
+
+
+@attrs.frozen
+class OkResult:
+    ok: bool
+
+
+@attrs.frozen
+class LessonsResult:
+    lessons: list[LessonObject]
+
+
+@attrs.frozen
+class RulesResult:
+    rules: list[RuleObject]
+
+
+@attrs.frozen
+class PlaybookResult:
+    text: str
+    lessons: list[LessonObject]
+    rules: list[RuleObject]
+    prefetched: bool
+    tokens: int
+
+
+@attrs.frozen
+class BeginTaskResult:
+    task_id: int
+    text: str
+    lessons: list[LessonObject]
+    rules: list[RuleObject]
+    prefetched: bool
+
+
+@attrs.frozen
+class EndTaskResult:
+    episode_id: int
+
+
+@attrs.frozen
+class FeedbackResult:
+    credited: int
+
+
+@attrs.frozen
+class UndoResult:
+    undone: int
+
+
+@attrs.frozen
+class PathResult:
+    path: str
+
+
+@attrs.frozen
+class ProgressResult:
+    episodes: int
+    headline: str
+    enough_data: bool
+    success_rate: float
+    early_success_rate: float
+    lessons: int
+    rules_active: int
+    series: list[SeriesObject]
+
+
+@attrs.frozen
+class StatsResult(Stats):
+    """The brain's :class:`~comodor.brain.models.Stats`, plus what the host knows."""
+
+    watching: str = "off"
+    """Added to the spec: the workspace watcher's state (native, polling, starting, off)."""
+
+
+@attrs.frozen
+class ConsolidateResult:
+    removed: int
