@@ -235,7 +235,7 @@ def cut(text: str, limit: int) -> str:
     """
     if len(text) <= limit:
         return text
-    start = text.rfind(MARKER_PREFIX, max(0, limit - 64), limit)
-    if start >= 0 and text.find("]", start) >= limit:
+    start = text.rfind(MARKER_PREFIX, max(0, limit - 64), limit + len(MARKER_PREFIX))
+    if 0 <= start < limit and not 0 <= text.find("]", start) < limit:
         return text[:start]
     return text[:limit]

@@ -17,6 +17,7 @@ original text by position.
 from __future__ import annotations
 
 import re
+import urllib.parse
 from collections.abc import Callable
 from functools import partial
 from typing import Final
@@ -253,14 +254,19 @@ _CLI_FLAG_RE: Final = re.compile(
 )
 # Password flags of tools that take them glued or short: mysql -pX, sshpass -p X,
 # docker login -p X, redis-cli -a X, ldapsearch -w X, mongosh -p X, smbclient -U user%X.
-_TOOL_FLAG_RES: Final = (
-    re.compile(r"(?:mysql|mariadb)[a-z]*\b[^\n;|&]{0,160}?[ \t]-p(?P<secret>[^\s\"'`-][^\s\"'`]*)"),
-    re.compile(r"sshpass[ \t]+-p[ \t]*(?P<secret>[^\s\"'`]+)"),
-    re.compile(r"docker[ \t]+login\b[^\n;|&]{0,160}?[ \t]-p[ \t]+(?P<secret>[^\s\"'`]+)"),
-    re.compile(r"redis-cli\b[^\n;|&]{0,160}?[ \t]-a[ \t]+(?P<secret>[^\s\"'`]+)"),
-    re.compile(r"ldap[a-z]+\b[^\n;|&]{0,160}?[ \t]-w[ \t]+(?P<secret>[^\s\"'`]+)"),
-    re.compile(r"mongo(?:sh)?\b[^\n;|&]{0,160}?[ \t]-p[ \t]+(?P<secret>[^\s\"'`-][^\s\"'`]*)"),
-    re.compile(r"smbclient\b[^\n;|&]{0,160}?[ \t]-u[ \t]+[^\s%]+%(?P<secret>[^\s\"'`]+)"),
+_TOOL_FLAG_RES: Final = tuple(
+    re.compile(pattern.replace("VALUE", r"[\"']?(?P<secret>[^\s\"'`-][^\s\"'`]*)"))
+    for pattern in (
+        r"(?:mysql|mariadb)[a-z]*\b[^\n;|&]{0,160}?[ \t]-pVALUE",
+        r"sshpass[ \t]+-p[ \t]*VALUE",
+        r"docker[ \t]+login\b[^\n;|&]{0,160}?[ \t]-p[ \t]+VALUE",
+        r"redis-cli\b[^\n;|&]{0,160}?[ \t]-a[ \t]+VALUE",
+        r"ldap[a-z]+\b[^\n;|&]{0,160}?[ \t]-w[ \t]+VALUE",
+        r"mongo(?:sh)?\b[^\n;|&]{0,160}?[ \t]-p[ \t]+VALUE",
+        r"smbclient\b[^\n;|&]{0,160}?[ \t]-u[ \t]+[^\s%]+%VALUE",
+        # .netrc: "machine host login user password secret", on one line or several.
+        r"machine[ \t]+[^\s]+\s+login[ \t]+[^\s]+\s+password[ \t]+VALUE",
+    )
 )
 
 
@@ -382,7 +388,7 @@ def _classify_curl_user(m: re.Match[str], text: str) -> str | None:
 
 
 def _classify_query_secret(m: re.Match[str], text: str) -> str | None:
-    value = group(m, text, "secret") or ""
+    value = urllib.parse.unquote(group(m, text, "secret") or "")
     if is_reference(value) or not _looks_random(value):
         return None
     return "url-signature" if "sig" in m.group("kw") else "token"

@@ -37,7 +37,7 @@ MIN_LENGTH: Final = 20
 MAX_LENGTH: Final = 200
 
 _TOKEN_RE: Final = re.compile(
-    r"(?<![A-Za-z0-9+/=_.~-])(?P<secret>[A-Za-z0-9+/_-]{20,}+={0,3})"
+    r"(?<![A-Za-z0-9+/_.~-])(?P<secret>[A-Za-z0-9+/_-]{20,}+={0,3})"
     r"(?![A-Za-z0-9+/=_~-]|\.[A-Za-z0-9])"
 )
 _DIGEST_PREFIX: Final = re.compile(
@@ -65,15 +65,24 @@ def _ordered_fraction(token: str) -> float:
     return steps / max(1, len(token) - 1)
 
 
+_VOWELS: Final = frozenset("aeiouyAEIOUY")
+_CONSONANT_CLUSTER: Final = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{5,}")
+
+
+def _pronounceable(run: str) -> bool:
+    """Whether a run of letters could be a word ("Byte", "DOLLAR"), unlike "Rnrbd" or "Xcn"."""
+    return any(c in _VOWELS for c in run) and not _CONSONANT_CLUSTER.search(run)
+
+
 def _wordy(token: str) -> bool:
     """Whether the token is mostly words (identifiers, paths, slugs), not a random draw."""
     # camelCase: a random draw has about 30% of its characters in such runs, rarely 65%.
-    in_runs = sum(len(run) for run in _WORD_RUN.findall(token))
+    in_runs = sum(len(run) for run in _WORD_RUN.findall(token) if _pronounceable(run))
     if in_runs >= len(token) * 0.7:
         return True
     # snake_case, kebab-case and paths: parts of one case each, where a random draw mixes.
-    parts = [part for part in _SEPARATORS.split(token) if len(part) >= 3]
-    return len(parts) >= 3 and sum(bool(_ONE_CASE.fullmatch(p)) for p in parts) >= len(parts) * 0.6
+    parts = [part for part in _SEPARATORS.split(token) if len(part) >= 2]
+    return len(parts) >= 3 and sum(bool(_ONE_CASE.fullmatch(p)) for p in parts) >= len(parts) * 0.75
 
 
 def _decodes_to_text(token: str) -> str | None:
@@ -136,6 +145,10 @@ def _is_public_key_encoding(token: str) -> bool:
 
 
 _NOT_HEX: Final = re.compile(r"[^0-9a-fA-F=-]")
+# Keys that are public by design: Stripe's publishable keys go into web pages.
+_PUBLIC_PREFIXES: Final = ("pk_live_", "pk_test_")
+# Identifiers made of a letter or two and hex: Gerrit's Change-Id (I + 40 hex), Twilio SIDs.
+_PREFIXED_HEX: Final = re.compile(r"[A-Za-z]{1,2}[0-9a-fA-F]{16,}")
 # What decoded text must contain before it is worth scanning for a secret of its own.
 _SECRET_HINTS: Final = ("://", "-----", ":", "=", "_", "-")
 
@@ -145,6 +158,8 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     length = len(token.rstrip("="))
     if length < MIN_LENGTH or length > MAX_LENGTH or not _NOT_HEX.search(token):
         return None  # too short, a blob, or hexadecimal (SHAs, digests, UUIDs)
+    if _PREFIXED_HEX.fullmatch(token) or token.startswith(_PUBLIC_PREFIXES):
+        return None
     upper = sum(map(str.isupper, token))
     digits = sum(map(str.isdigit, token))
     if not upper or not digits or upper + digits < 4 or upper + digits == len(token):

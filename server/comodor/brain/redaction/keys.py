@@ -41,7 +41,7 @@ def _classify_private_key(m: re.Match[str], _text: str) -> str | None:
 # ("MC4CAQAwBQYDK2VwBCIEI"), PKCS#8 EC ("MIGHAgEAMBMGByqGSM49"). Public keys and certificates
 # ("MIIBIjANBg...", "MIIDdzCCAl+g...") start differently and are left alone.
 _DER_KEY_RE: Final = re.compile(
-    r"(?P<secret>(?:MII[A-Za-z0-9+/]{2}(?:AIBAAK|IBADAN)|MHcCAQEE|MC4CAQAw|MIGHAgEAMBMG"
+    r"(?P<secret>(?:MII[A-Za-z0-9+/]{2}(?:AIBAAK|[A-Za-z0-9+/]IBADAN)|MHcCAQEE|MC4CAQAw|MIGHAgEAMBMG"
     r"|MIG2AgEAMBAG|MIIBVQIBADAN|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{20,}+"
     r"(?:(?:\\n|\r?\n)[A-Za-z0-9+/]{40,}+)*+=*)"
 )
@@ -63,8 +63,10 @@ def _classify_encoded_pem(m: re.Match[str], text: str) -> str | None:
     return "private-key" if "PRIVATE KEY" in _decoded_head(group(m, text, "secret") or "") else None
 
 
+# PuTTY .ppk files: only the "Private-Lines" block is secret; the public half and the
+# comment stay readable.
 _PUTTY_RE: Final = re.compile(
-    r"PuTTY-User-Key-File-[0-9]:(?P<secret>[^\n]*\n(?:[A-Za-z-]+:[^\n]*\n(?:[A-Za-z0-9+/=]+\n)*)*)"
+    r"Private-Lines:[ \t]*[0-9]+\r?\n(?P<secret>(?:[A-Za-z0-9+/=]++(?:\r?\n|$))+)"
 )
 
 # --- wallets ----------------------------------------------------------------------------------

@@ -32,10 +32,10 @@ PLACEHOLDER: Final = re.compile(
 # Interpolations: ${VAR}, {{ var }}, #{var}, %(name)s, $(cmd), {name}, {0}, $VAR, %VAR%, %s.
 _TEMPLATE: Final = re.compile(
     r"\$\{[^{}]*\}|\{\{[^{}]*\}\}|#\{[^{}]*\}|%\([^()]*\)[a-z]|\$\([^()]*\)"
-    r"|\{[A-Za-z_][A-Za-z0-9_.]*\}|\{[0-9]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Za-z_][A-Za-z0-9_]*%"
-    r"|%[-0-9.]*[sdrixf]"
+    r"|\{[A-Za-z_][A-Za-z0-9_.]*\}|\{[0-9]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Z_][A-Z0-9_]*%"
+    r"|%[sdr](?![A-Za-z0-9])"
 )
-_SECRETISH_RUN: Final = re.compile(r"[^\s]{8,}")
+_SECRETISH_RUN: Final = re.compile(r"[^\s]{6,}")
 REFERENCE_STARTS: Final = "$%{<&*!@`\\"
 _CODE_CHARS: Final = "([{"
 _PATHLIKE: Final = re.compile(r"(?:/|\./|\.\./|~/|[A-Za-z]:\\)")
@@ -115,7 +115,9 @@ def plausible_bare(
         return False
     if NUMBER.fullmatch(value):
         return False
-    if _PATHLIKE.match(value) or _URL_WITHOUT_CREDENTIALS.fullmatch(value):
+    if _PATHLIKE.match(value) and not (value.endswith("=") or "+" in value):
+        return False  # a path (base64 may start with "/" too, but pads with "=" and has "+")
+    if _URL_WITHOUT_CREDENTIALS.fullmatch(value):
         return False
     value = value.rstrip(".:!?")  # "The secret: required." is prose, not a value
     if not value or PLACEHOLDER.fullmatch(value):
