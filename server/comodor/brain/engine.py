@@ -433,7 +433,7 @@ class LearningEngine:
     def teach_rule(self, statement: str) -> Rule:
         """A rule the user states outright: confident at once, applies to every language."""
         statement = _require_text("statement", statement, max_chars=MAX_STATEMENT_CHARS)
-        clean = redact(" ".join(statement.split()))
+        clean = " ".join(redact(statement).split())  # redact first: rules need the line breaks
         key = "user." + ("-".join(terms(clean)[:6]) or "rule")[:60]
         vote = Vote(
             key=key,

@@ -370,6 +370,7 @@ def _after_scheme(m: re.Match[str], text: str) -> bool:
 
 
 def _classify_url_credentials(m: re.Match[str], text: str) -> str | None:
+    # Even user:pass@ is taken: a URL's user-info is where real passwords are pasted.
     if not _after_scheme(m, text) or is_reference(m.group("password")):
         return None
     return "url-credentials"

@@ -35,6 +35,7 @@ _TEMPLATE: Final = re.compile(
     r"|\{[A-Za-z_][A-Za-z0-9_.]*\}|\{[0-9]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Z_][A-Z0-9_]*%"
     r"|%[sdr](?![A-Za-z0-9])"
 )
+_HEX_NUMBER: Final = re.compile(r"0[xX][0-9a-fA-F]{1,16}")  # flags and masks, not keys
 _SECRETISH_RUN: Final = re.compile(r"[^\s]{6,}")
 REFERENCE_STARTS: Final = "$%{<&*!@`\\"
 _CODE_CHARS: Final = "([{"
@@ -84,6 +85,11 @@ def plausible_quoted(content: str, kind: str = "") -> bool:
             len(content) < 24 or not content.isalpha()
         ):
             return False
+    words = content.split()
+    if len(words) > 1 and all(
+        _LETTERS.fullmatch(w) and any(f in w.lower() for f in FIELD_WORDS) for w in words
+    ):
+        return False  # "id_token token refresh_token": a list of field names
     if " " in content.strip() and kind not in {"password", "seed-phrase"}:
         # "secret": "the key used to sign cookies" -- prose, unless it is a passphrase.
         words = content.split()
@@ -111,9 +117,9 @@ def plausible_bare(
         return False
     if value[0] in REFERENCE_STARTS and (value[0] == "$" or not env_line()):
         return False
-    if any(c in value for c in _CODE_CHARS):
-        return False
-    if NUMBER.fullmatch(value):
+    if any(c in value for c in _CODE_CHARS) or "?." in value:
+        return False  # a call, an index or optional chaining: result.groups?.password
+    if NUMBER.fullmatch(value) or _HEX_NUMBER.fullmatch(value):
         return False
     if _PATHLIKE.match(value) and not (value.endswith("=") or "+" in value):
         return False  # a path (base64 may start with "/" too, but pads with "=" and has "+")
