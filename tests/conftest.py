@@ -60,6 +60,13 @@ def events(engine: LearningEngine) -> list[str]:
     return collected
 
 
+def pytest_report_header() -> str:
+    """The seed of this run's fake-secret corpus, so a failure can be replayed."""
+    from tests.support.secrets import SEED
+
+    return f"fake secrets: COMODOR_SECRETS_SEED={SEED}"
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     del config
     if os.environ.get("COMODOR_SKIP_SLOW") == "1":

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import itertools
+import random
 import re
+import sysconfig
 import time
+import uuid
+from pathlib import Path
 
 import attrs
 import pytest
@@ -12,26 +16,35 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from comodor.brain.redact import SecretMatch, contains_secret, find_secrets, redact
-from tests.support.secrets import SECRET_SAMPLES, SecretSample, all_secret_strings
+from tests.support.secrets import (
+    SECRET_SAMPLES,
+    SEED,
+    SecretSample,
+    all_secret_strings,
+    build_corpus,
+)
 
 MARKER = re.compile(r"\[REDACTED:([a-z0-9-]+)\]")
 
 
 def _sample_id(sample: SecretSample) -> str:
-    return f"{sample.kind}-{SECRET_SAMPLES.index(sample)}"
+    return sample.name
 
 
 # --- the corpus -------------------------------------------------------------------------------
 
 
-def test_corpus_covers_at_least_fourteen_kinds_of_secret() -> None:
-    assert len({sample.kind for sample in SECRET_SAMPLES}) >= 14
+def test_corpus_covers_at_least_sixty_kinds_of_credential() -> None:
+    names = [sample.name for sample in SECRET_SAMPLES]
+    assert len(set(names)) == len(names) >= 60
+    assert len({sample.kind for sample in SECRET_SAMPLES}) >= 40
 
 
-def test_corpus_secrets_are_generated_the_same_way_every_time() -> None:
-    from tests.support import secrets
-
-    assert secrets._build() == SECRET_SAMPLES
+def test_corpus_is_drawn_afresh_per_seed_and_replays_from_its_seed() -> None:
+    assert build_corpus(SEED) == SECRET_SAMPLES
+    other = build_corpus(SEED + 1)
+    assert [s.name for s in other] == [s.name for s in SECRET_SAMPLES]
+    assert sum(a.secret != b.secret for a, b in zip(other, SECRET_SAMPLES, strict=True)) > 100
 
 
 def test_all_secret_strings_lists_every_raw_secret() -> None:
@@ -46,6 +59,12 @@ def test_no_corpus_secret_survives_redaction_of_its_context(sample: SecretSample
     redacted = redact(sample.context)
     for fragment in sample.fragments:
         assert fragment not in redacted
+
+
+@pytest.mark.parametrize("sample", SECRET_SAMPLES, ids=_sample_id)
+def test_no_eight_characters_of_a_corpus_secret_survive(sample: SecretSample) -> None:
+    redacted = redact(sample.context)
+    assert [piece for piece in sample.shingles if piece in redacted] == [], SEED
 
 
 @pytest.mark.parametrize("sample", SECRET_SAMPLES, ids=_sample_id)
@@ -72,7 +91,8 @@ def test_all_corpus_contexts_in_one_document_are_all_removed() -> None:
     redacted = redact(document)
     for secret in all_secret_strings():
         assert secret not in redacted
-    assert len(MARKER.findall(redacted)) == len(SECRET_SAMPLES)
+    # One marker per sample at least (a cookie header or a Secret manifest may hold several).
+    assert len(MARKER.findall(redacted)) >= len(SECRET_SAMPLES)
 
 
 # --- what the user sees -----------------------------------------------------------------------
@@ -106,6 +126,56 @@ def test_all_corpus_contexts_in_one_document_are_all_removed() -> None:
             "https://api.example.com/v1?access_token=[REDACTED:token]",
         ),
         ("Your password: hunter2", "Your password: [REDACTED:password]"),
+        ("DB_PASS=correcthorse", "DB_PASS=[REDACTED:password]"),
+        ('{"pass": "Tr0ub4dor&3"}', '{"pass": [REDACTED:password]}'),
+        ("  password: changeme", "  password: [REDACTED:password]"),
+        ("auth_token: 8f2kQz91LmPq", "auth_token: [REDACTED:token]"),
+        ("AUTH=s3cr3t-Value", "AUTH=[REDACTED:auth]"),
+        ('credentials = "Zm9vOmJhcjEyMw"', "credentials = [REDACTED:credentials]"),
+        ("session_id = 'a8f5f167f44f4964e6c998dee827110c'", "session_id = [REDACTED:session]"),
+        ("PGPASSWORD=postgres psql -h db", "PGPASSWORD=[REDACTED:password] psql -h db"),
+        (
+            "docker run -e MYSQL_ROOT_PASSWORD=example mysql",
+            "docker run -e MYSQL_ROOT_PASSWORD=[REDACTED:password] mysql",
+        ),
+        ("  - POSTGRES_PASSWORD=example", "  - POSTGRES_PASSWORD=[REDACTED:password]"),
+        ("mysql -uroot -pHunter2x app", "mysql -uroot -p[REDACTED:password] app"),
+        ("mysqldump --password=Hunter2x app", "mysqldump --password=[REDACTED:password] app"),
+        ("wget --http-password Hunter2x url", "wget --http-password [REDACTED:password] url"),
+        ("sshpass -p 'Hunter2x' ssh host", "sshpass -p '[REDACTED:password]' ssh host"),
+        ("redis-cli -h cache -a Hunter2x ping", "redis-cli -h cache -a [REDACTED:password] ping"),
+        (
+            "machine example.com login me password Hunter2x",
+            "machine example.com login me password [REDACTED:password]",
+        ),
+        (
+            'Authorization: Digest username="u", response="6629fae49393a05397450978507c4ef1"',
+            "Authorization: Digest [REDACTED:authorization]",
+        ),
+        ("Authorization: SSWS 00QCjAl4MlV-WPXM", "Authorization: SSWS [REDACTED:authorization]"),
+        ("authorization: token 9f8e7d6c5b4a3928", "authorization: token [REDACTED:authorization]"),
+        (
+            "Cookie: sessionid=k2j3h4g5f6d7s8a9; theme=dark",
+            "Cookie: sessionid=[REDACTED:cookie]; theme=dark",
+        ),
+        (
+            "Set-Cookie: sid=s%3AabcDEF123456.xyz; Path=/; HttpOnly",
+            "Set-Cookie: sid=[REDACTED:cookie]; Path=/; HttpOnly",
+        ),
+        (
+            "WEB3_PRIVATE_KEY=0x"
+            + "4c0883a69102937d6231471b5dbb6204fe512961708279f8c5a6e0a9f1d2c3b4",
+            "WEB3_PRIVATE_KEY=[REDACTED:wallet-key]",
+        ),
+        (
+            'MNEMONIC="abandon ability able about above absent absorb abstract absurd abuse'
+            ' access accident"',
+            "MNEMONIC=[REDACTED:seed-phrase]",
+        ),
+        (
+            "url?sv=2022&sig=Xk9%2Bq7LmT3vB2nR8wZ1yA4cD6eF0gH5jK%3D",
+            "url?sv=2022&sig=[REDACTED:url-signature]",
+        ),
     ],
 )
 def test_assignment_keeps_the_name_and_operator_and_hides_the_value(
@@ -311,6 +381,53 @@ ORDINARY_TEXT = [
     "file has '-----BEGIN RSA PRIVATE KEY-----' and '-----END RSA PRIVATE KEY-----' markers",
     "Colon-separated username:password string for 'authorization: basic ...'",
     "password_hash = bcrypt.hashpw(password, salt)",
+    # Names that merely end like a secret word, and values that are code or words.
+    "bypass = True",
+    "compass: north",
+    "author = 'Guido van Rossum'",
+    "monkey = Monkey()",
+    "SORT_KEY = 'name'",
+    "CACHE_KEY = 'user:{id}'",
+    'key = "value"',
+    "session = requests.Session()",
+    "session: aiohttp.ClientSession",
+    "self.token = nextchar",
+    "auth = ('user', password)",
+    "SERVER_AUTH = '1.3.6.1.5.5.7.3.1'",
+    "user_pass = '%s:%s' % (user, password)",
+    "credentials = '{0}:{1}'.format(user, password)",
+    'auth = "Basic " + b64encode(pair)',
+    "'pass': 'The \"pass\" statement does nothing'",
+    "Set-Cookie: fig=newton; Path=/",
+    "Authorization: required for every endpoint",
+    "--password-file /run/secrets/db",
+    "mysql -u root -p",
+    # Hashes, identifiers and encodings that are not secrets.
+    '"integrity": "sha512-Zq3rWlVvI0ahY7RCy2MmRWV8Ii2UrkcCS6g3qTMOgiVn4XnwAuG6jjcLhYgE8EOcN+4Y'
+    'mm8mRJvmsFQFjaXNzw==",',
+    "h1:Xk9fQ2LmT3vB2nR8wZ1yA4cD6eF0gH5jK7pS9uV1xY=",
+    'files = [{file = "x.whl", hash = "sha256:4f3c2e1d0b9a8f7e6d5c4b3a2f1e0d9c8b7a6f5e4d3c2b1a0f'
+    '9e8d7c6b5a4f3e"}]',
+    'checksum = "9c5a1b3e7f2d4c6a8b0e1f3d5c7a9b2e4f6d8c0a1b3e5f7d9c2a4b6e8f0d1c3a"',
+    "image: nginx@sha256:0d17b565c37bcbd895e9d92315a05c1c3c9a29f762b011a10c54a66cd53c9b31",
+    "X-Request-Id: 6f1c2a7e-9b3d-4e5f-8a1b-2c3d4e5f6a7b",
+    "commit 9fceb02d0ae598e95dc970b74767f19372d61af8 (HEAD -> main, origin/main)",
+    "Change-Id: I8473b95934b5732ac55d26311a706c9c2bde9940",
+    "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl me@host",
+    "ssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC7ZsjPU3bDo8IVd1pBLrFAx9t me@host",
+    "greeting = 'SGVsbG8sIFdvcmxkISBIb3cgYXJlIHlvdT8='",
+    "const isFirstByteOf4ByteChar = (b) => (b & 0xf8) === 0xf0;",
+    "function uint8ArrayToBase64Url(bytes) { return encode(bytes); }",
+    "class N12asn1_type_st4DOLLAR_11E(Union):",
+    "ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'",
+    "Traceback: /usr/lib/python3.11/site-packages/urllib3/connectionpool.py line 703",
+    '{"$ref": "#/definitions/allOf/2/items/0/anyOf/1"}',
+    "-----BEGIN CERTIFICATE-----\n"
+    "MIIDdzCCAl+gAwIBAgIEAgAAuTANBgkqhkiG9w0BAQUFADBaMQswCQYDVQQGEwJJ\n"
+    "RTESMBAGA1UEChMJQmFsdGltb3JlMRMwEQYDVQQLEwpDeWJlclRydXN0MSIwIAYD\n"
+    "-----END CERTIFICATE-----",
+    "Write down the secret phrase and keep it somewhere safe, then confirm it on the next page.",
+    "tx_hash = '0x5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060'",
 ]
 
 
@@ -417,11 +534,12 @@ def _ten_megabytes(chunk: str) -> str:
     ],
 )
 def test_ten_megabytes_are_redacted_without_runaway_backtracking(text: str) -> None:
-    # A guard against catastrophic backtracking, not a benchmark: quadratic behaviour on
-    # 10 MB would take minutes, linear takes about a second even on a busy CI machine.
+    # A guard against catastrophic backtracking, not a benchmark (bench/redaction.py measures
+    # MB/s): quadratic behaviour on 10 MB would take hours, linear takes seconds even on a busy
+    # CI machine, so the bound is loose.
     started = time.perf_counter()
     redact(text)
-    assert time.perf_counter() - started < 8
+    assert time.perf_counter() - started < 30
 
 
 def test_a_megabyte_line_full_of_secrets_is_redacted_in_linear_time() -> None:
@@ -440,3 +558,59 @@ def test_non_text_input_is_rejected_with_a_type_error(function: object, value: o
     assert callable(function)
     with pytest.raises(TypeError, match="'text'"):
         function(value)
+
+
+# --- false positives on real source ---------------------------------------------------------
+
+STDLIB = Path(sysconfig.get_paths()["stdlib"])
+# A fixed, varied sample of the standard library: parsers, network code, crypto-adjacent
+# modules, data tables and docs-heavy modules (bench/redaction.py scans far more).
+FALSE_POSITIVE_FILES = (
+    "base64.py",
+    "secrets.py",
+    "hashlib.py",
+    "hmac.py",
+    "uuid.py",
+    "ssl.py",
+    "smtplib.py",
+    "ftplib.py",
+    "netrc.py",
+    "getpass.py",
+    "shlex.py",
+    "tokenize.py",
+    "http/cookies.py",
+    "http/client.py",
+    "urllib/request.py",
+    "urllib/parse.py",
+    "email/_header_value_parser.py",
+)
+
+
+def test_real_source_gets_at_most_one_redaction_per_thousand_lines() -> None:
+    files = [STDLIB / name for name in FALSE_POSITIVE_FILES if (STDLIB / name).exists()]
+    assert len(files) >= 12, STDLIB
+    lines = 0
+    found: list[tuple[str, str]] = []
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        lines += text.count("\n")
+        found += [(path.name, text[m.start : m.end]) for m in find_secrets(text)]
+    assert lines >= 3000
+    assert len(found) <= lines / 1000, found
+
+
+def test_commit_shas_and_uuids_are_never_secrets() -> None:
+    rng = random.Random(SEED)
+    lines = []
+    for _ in range(500):
+        sha = f"{rng.getrandbits(160):040x}"
+        lines += [
+            f"commit {sha}",
+            f"Merge: {sha[:7]} {sha[-7:]}",
+            f"    Reviewed-on: https://review.example.com/c/{sha}",
+            f"request_id={uuid.UUID(int=rng.getrandbits(128), version=4)}",
+            f'"id": "{uuid.UUID(int=rng.getrandbits(128), version=4)}",',
+            f"sha256:{rng.getrandbits(256):064x}",
+        ]
+    text = "\n".join(lines)
+    assert find_secrets(text) == []

@@ -1,8 +1,10 @@
-"""A corpus of fake credentials pushed through every door that stores text.
+"""The whole corpus of fake credentials pushed through every door that stores text.
 
 None of them may appear in the bytes of any file the product writes: the brain,
-its checkpoints, exports, synced instruction files. Reflection is on and the
-model echoes secrets back in its proposed lessons, so that path is covered too.
+its WAL, its checkpoints, exports, synced instruction files -- nor in any request
+sent to the reflection model. Reflection is on and the model echoes secrets back
+in its proposed lessons, and a tool fails twice with a secret in its error (a
+pitfall rule, synced into AGENTS.md), so those paths are covered too.
 """
 
 from __future__ import annotations
@@ -23,7 +25,10 @@ from tests.support.secrets import SECRET_SAMPLES, all_secret_strings
 
 pytestmark = pytest.mark.slow
 
-SAMPLES = [sample for sample in SECRET_SAMPLES if len(sample.context) < 1500]
+SAMPLES = SECRET_SAMPLES
+# The teach door takes "credentials: " and a context, at most 2000 characters in all.
+assert max(len(sample.context) for sample in SAMPLES) < 1980
+assert len({sample.name for sample in SAMPLES}) >= 60
 
 
 @pytest.fixture
@@ -31,7 +36,7 @@ def llm() -> Iterator[FakeLLM]:
     with FakeLLM() as fake:
         echo = [
             {"kind": "env", "trigger": f"deploying {index}", "guidance": sample.context}
-            for index, sample in enumerate(SAMPLES[:4])
+            for index, sample in enumerate(SAMPLES[::10])
         ]
         fake.set_default(Reply.chat(json.dumps({"lessons": echo, "skill": None})))
         yield fake
@@ -61,6 +66,8 @@ async def test_no_secret_reaches_any_file_comodor_writes(
             await session.command("comodor.teachRule", {"statement": f"Keep {sample.context}"})
         await session.command("comodor.denied", {"tool": "run_shell", "subject": sample.context})
     leak = "\n".join(sample.context for sample in SAMPLES)
+    one_liners = [s.context for s in SAMPLES if "\n" not in s.context and len(s.context) < 200]
+    failure = "deploy failed: " + " ".join(one_liners[:3])
     task = await session.command("comodor.beginTask", {"goal": f"deploy with {SAMPLES[0].secret}"})
     agent_text = 'TOKEN_NAME = "x"\n' + leak + "\n"
     (workspace / "settings.py").write_text(agent_text)
@@ -77,6 +84,9 @@ async def test_no_secret_reaches_any_file_comodor_writes(
             "messages": [
                 {"role": "user", "content": leak},
                 {"role": "tool", "name": "deploy", "content": leak, "isError": True},
+                # The same failure twice: a pitfall rule that quotes the error.
+                {"role": "tool", "name": "deploy", "content": failure, "isError": True},
+                {"role": "tool", "name": "deploy", "content": failure, "isError": True},
             ],
         },
     )
@@ -100,8 +110,15 @@ async def test_no_secret_reaches_any_file_comodor_writes(
     written += [path for path in (workspace / "AGENTS.md",) if path.exists()]
     contents = {path: path.read_bytes() for path in written}
     assert len(contents) > 3
+    # The doors were really used: the pitfall and the redacted secrets reached the files.
+    assert b"keeps failing" in contents[workspace / "AGENTS.md"]
+    assert b"[REDACTED:" in contents[workspace / "AGENTS.md"]
+    assert any(path.parent.parent.name == "blobs" for path in contents), sorted(contents)
+    lowered = {path: data.lower() for path, data in contents.items()}
     for secret in all_secret_strings():
         for path, data in contents.items():
             assert secret.encode() not in data, (secret, path)
+            # Nor lower-cased, as a normaliser would have left it.
+            assert secret.lower().encode() not in lowered[path], (secret, path)
         for request in llm.requests:
             assert secret not in request.body, secret

@@ -2,25 +2,49 @@
 
 Checkpoints must outlive editor buffers and process restarts, yet the brain
 database should stay small and fast. So texts live as files named by their
-SHA-256 under the brain's folder; the database only holds hashes. Identical
+content key under the brain's folder; the database only holds keys. Identical
 texts are stored once. Pruning removes blobs no checkpoint refers to, and old
 ones beyond a size budget, without ever removing a blob a live checkpoint needs.
+
+A blob's name is the SHA-256 of the *redacted* text (:func:`content_key`), never of
+the text itself: a hash of a file that holds ``password = hunter2`` would let anyone
+with the brain folder confirm a guessed password offline. Two texts that differ only
+in a secret therefore share a key, which is what undo detection wants anyway.
+
+Brains written before this change hold raw-text hashes in ``agent_writes``; those
+blobs stay readable by name, but an undo of a write recorded before the upgrade may
+be missed (its stored hash is compared with a content key). Nothing is lost by that.
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
-import os
 import time
 from pathlib import Path
 
+from comodor.brain.atomic import write_atomic
 from comodor.brain.errors import BrainUnavailable
 from comodor.brain.redact import redact
 
 
 def text_hash(text: str) -> str:
+    """A cheap hash of the raw text, for comparisons that never leave memory.
+
+    Never store it: for a text holding a secret it is a password oracle. What is stored
+    (blob names, ``agent_writes`` hashes) is :func:`content_key`.
+    """
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def content_key(text: str) -> str:
+    """The key a text is stored and compared under: the SHA-256 of its redacted form."""
+    return redacted_key(redact(text))
+
+
+def redacted_key(redacted: str) -> str:
+    """:func:`content_key` of a text that has been redacted already."""
+    return text_hash(redacted)
 
 
 class BlobStore:
@@ -33,24 +57,19 @@ class BlobStore:
         return self.root / digest[:2] / digest
 
     def put(self, text: str) -> str:
-        """Store ``text`` and return its key: the hash of the text as written.
+        """Store ``text`` redacted and return its :func:`content_key`.
 
-        The *content* is redacted before it reaches the disk. Undo detection only
-        compares hashes, and correction analysis diffs two redacted texts, so
-        neither needs the secret itself.
+        Undo detection only compares keys, and correction analysis diffs two
+        redacted texts, so neither needs the secret itself.
         """
-        digest = text_hash(text)
+        redacted = redact(text)
+        digest = redacted_key(redacted)
         target = self._path(digest)
         if target.exists():
             return digest
-        temporary = target.with_name(f".{digest}.{os.getpid()}.tmp")
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(redact(text), encoding="utf-8", errors="surrogatepass")
-            os.replace(temporary, target)
+            write_atomic(target, redacted.encode("utf-8", "surrogatepass"))
         except OSError as error:
-            with contextlib.suppress(OSError):
-                temporary.unlink()
             raise BrainUnavailable(
                 f"cannot write a checkpoint under {self.root}: {error.strerror or error}. "
                 "Free space or fix permissions, then try again."

@@ -141,7 +141,7 @@ class HouseRules:
 
     def teach(self, statement: str) -> Rule:
         """A rule the user states outright: confident at once, applies to every language."""
-        clean = redact(" ".join(statement.split()))
+        clean = " ".join(redact(statement).split())  # redact first: rules need the line breaks
         key = "user." + ("-".join(terms(clean)[:6]) or "rule")[:60]
         vote = Vote(
             key=key,

@@ -15,6 +15,8 @@ from collections.abc import Sequence
 import attrs
 
 from comodor.brain.models import Message
+from comodor.brain.redact import cut, redact
+from comodor.brain.redaction.base import MARKER_RE
 
 SHELL_TOOLS = frozenset(
     {
@@ -78,14 +80,30 @@ def denial_key(tool: str, subject: str) -> DenialKey:
     return DenialKey(f"denied.{_slug(tool_name, 30)}.{_slug(subject_words)}", subject_words)
 
 
+def _normalise_piece(text: str) -> str:
+    text = re.sub(r"(['\"]).*?\1", "<str>", text)
+    text = re.sub(r"(/[\w.@-]+)+/?", "<path>", text)
+    text = re.sub(r"0x[0-9a-fA-F]+|\b[0-9a-f]{7,40}\b", "<hex>", text)
+    text = re.sub(r"\d+(\.\d+)?", "<n>", text)
+    return text.lower()
+
+
 def normalise_error(text: str) -> str:
-    """An error message without the parts that differ between two runs of the same failure."""
-    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    first = re.sub(r"(['\"]).*?\1", "<str>", first)
-    first = re.sub(r"(/[\w.@-]+)+/?", "<path>", first)
-    first = re.sub(r"0x[0-9a-fA-F]+|\b[0-9a-f]{7,40}\b", "<hex>", first)
-    first = re.sub(r"\d+(\.\d+)?", "<n>", first)
-    return " ".join(first.lower().split())[:160]
+    """An error message without the parts that differ between two runs of the same failure.
+
+    The text is redacted *first*: lower-casing and replacing digits would turn a secret into
+    fragments no rule recognises any more (``github_pat_<n>...``, ``akia...``), and those
+    would reach rule statements and instruction files. The markers redaction leaves are kept
+    exactly as they are, so the normalised text still says what was removed.
+    """
+    redacted = redact(text)
+    first = next((line.strip() for line in redacted.splitlines() if line.strip()), "")
+    pieces = MARKER_RE.split(first)
+    markers = MARKER_RE.findall(first)
+    normalised = _normalise_piece(pieces[0])
+    for marker, piece in zip(markers, pieces[1:], strict=True):
+        normalised += marker + _normalise_piece(piece)
+    return cut(" ".join(normalised.split()), 160)
 
 
 @attrs.frozen
@@ -104,7 +122,7 @@ class Pitfall:
     @property
     def statement(self) -> str:
         return (
-            f'`{self.tool}` keeps failing with "{self.error[:100]}"; fix the cause '
+            f'`{self.tool}` keeps failing with "{cut(self.error, 100)}"; fix the cause '
             "before calling it again."
         )
 

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from comodor.brain.blobs import text_hash
+from comodor.brain.blobs import content_key, redacted_key, text_hash
 from comodor.brain.engine import LearningEngine
 from comodor.brain.models import Rule
 from comodor.brain.redact import redact
@@ -191,7 +191,7 @@ class CaptureTracker:
             digest = text_hash(text)
             self._saves[key] = (digest, time.monotonic())
             self._saved.notify_all()
-            outcome = self._judge(key, text, digest)
+            outcome = self._judge(key, text)
             self._remember(key, text)
             return outcome
 
@@ -268,7 +268,12 @@ class CaptureTracker:
             self._remember(key, text)
             return
         write = self._last_write(key)
-        if write is not None and write.status != "undone" and write.before_hash == digest:
+        if (
+            write is not None
+            and write.status != "undone"
+            and write.before_hash
+            and write.before_hash == content_key(text)
+        ):
             self.engine.undo(write)
             self._remember(key, text)
             return
@@ -340,7 +345,13 @@ class CaptureTracker:
         else:
             self._known_text.pop(key, None)
 
-    def _judge(self, key: str, text: str, digest: str) -> SaveOutcome:
+    def _judge(self, key: str, text: str) -> SaveOutcome:
+        """Compare a save with the last agent write of the file, by content keys.
+
+        The stored hashes are keys of redacted texts (see ``brain.blobs``), so the save is
+        redacted and keyed the same way; a write recorded before that change holds a raw
+        hash and simply never matches (its undo may be missed).
+        """
         engine = self.engine
         write = self._last_write(key)
         if write is None or write.status == "undone":
@@ -348,16 +359,18 @@ class CaptureTracker:
         window_s = engine.settings.correction_window_minutes * 60.0
         if time.time() - write.created_at > window_s:
             return SaveOutcome("none")
-        if write.before_hash and digest == write.before_hash:
+        redacted = redact(text)
+        digest = redacted_key(redacted)
+        if write.before_hash and digest == write.before_hash != write.after_hash:
             engine.undo(write)
             return SaveOutcome("undo")
-        if digest in (write.last_hash, write.after_hash) and write.last_hash == digest:
+        if write.last_hash == digest:
             return SaveOutcome("unchanged")
         previous = engine.blobs.get(write.last_hash) or engine.blobs.get(write.after_hash)
         if previous is None:
             return SaveOutcome("none")
         baseline = engine.blobs.get(write.before_hash) if write.before_hash else None
-        analysis = analyse_correction(previous, redact(text), language_of(key), baseline=baseline)
+        analysis = analyse_correction(previous, redacted, language_of(key), baseline=baseline)
         engine.store.update_agent_write(write.id, status="corrected", last_hash=digest)
         engine.blobs.put(text)
         if not analysis.changed_lines:

@@ -371,10 +371,10 @@ _NUMBERING = re.compile(r"^(?:\d{1,2}[.)]|[-*•])\s+")
 
 
 def _clean(raw: Any, redact: Redactor, limit: int, *, strip_numbering: bool = False) -> str:
-    """Collapse whitespace, redact, then cap (redacting first so no secret is half-cut)."""
+    """Redact, collapse whitespace, then cap (redacting first so no secret is half-cut)."""
     if not isinstance(raw, str):
         return ""
-    text = " ".join(raw.split())
+    text = " ".join(redact(raw).split())
     if strip_numbering:
         text = _NUMBERING.sub("", text)
     text = " ".join(redact(text).split())

@@ -89,7 +89,9 @@ def build_transcript(
     """Compact, redacted, length-capped text describing ``summary``."""
 
     def clip(text: str | None, limit: int) -> str:
-        return _cut(redact(_precut(_flatten(text or ""))), limit)
+        # Redact before flattening: .env lines, YAML blocks and PEM bodies are told apart by
+        # their line breaks.
+        return _cut(_flatten(redact(_precut(text or ""))), limit)
 
     lines: list[str] = [f"Goal: {clip(summary.goal, _GOAL_MAX) or '(not stated)'}"]
     outcome = "succeeded" if summary.success else "failed"

@@ -1,0 +1,25 @@
+"""The catalogue of what secrets look like, one family of rules per module.
+
+* :mod:`.providers` -- tokens whose prefix names their issuer (``ghp_``, ``xoxb-``, ``AKIA``);
+* :mod:`.keys` -- PEM and base64 key material, wallet keys, seed phrases, Kubernetes secrets;
+* :mod:`.context` -- values named like a secret: assignments, config and ``.env`` lines,
+  command-line flags, URL user-info, ``Authorization``/``Cookie`` headers;
+* :mod:`.entropy` -- random-looking tokens nothing else names.
+
+The engine that runs them, merges what they find and writes ``[REDACTED:<kind>]`` markers is
+:mod:`comodor.brain.redact`.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from comodor.brain.redaction.base import Rule
+from comodor.brain.redaction.context import CONTEXT_RULES
+from comodor.brain.redaction.entropy import ENTROPY_RULES
+from comodor.brain.redaction.keys import KEY_RULES
+from comodor.brain.redaction.providers import PROVIDER_RULES
+
+RULES: Final[tuple[Rule, ...]] = (*PROVIDER_RULES, *KEY_RULES, *CONTEXT_RULES, *ENTROPY_RULES)
+
+__all__ = ["RULES", "Rule"]

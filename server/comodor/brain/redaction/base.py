@@ -1,0 +1,148 @@
+"""What a detection rule is, and the small helpers every family of rules shares.
+
+A rule is a compiled pattern plus a classifier that looks at each match (and the text around
+it) and names the kind of secret, or says it is not one. The engine in
+:mod:`comodor.brain.redact` runs every rule, merges what they find and writes the markers; the
+families in this package only describe what a secret looks like.
+
+Rules must stay linear on hostile input: a pattern either starts with a literal (so the regex
+engine skips ahead with a substring search) or consists of character classes whose
+repetitions the next token cannot match; classifiers look a bounded distance around a match.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable
+from typing import Final
+
+import attrs
+
+MARKER_PREFIX: Final = "[REDACTED:"
+MARKER_RE: Final = re.compile(r"\[REDACTED:[a-z0-9-]+\]")
+
+# A classifier looks at a regex match (and the whole text, for context) and returns the kind to
+# report, or ``None`` when the match turns out not to be a secret.
+Classifier = Callable[[re.Match[str], str], "str | None"]
+# Where, inside a match, the secret parts are. Most rules replace the group ``secret``; a few
+# (a cookie header, a Kubernetes ``data:`` block) replace several values and keep the names.
+SpanFinder = Callable[[re.Match[str], str], "list[tuple[int, int]]"]
+
+# When matches from several rules overlap they are merged into one redaction, named after the
+# most specific rule involved: a GitHub token inside a git remote URL is reported as
+# ``github-token`` rather than ``url-credentials``.
+PROVIDER: Final = 100
+PRIVATE_KEY: Final = 90
+JWT: Final = 80
+CONTEXTUAL: Final = 70
+STRUCTURAL: Final = 60
+ASSIGNMENT: Final = 50
+ENTROPY: Final = 40
+
+ALNUM: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+WORD: Final = ALNUM + "_"
+TOKEN_CHARS: Final = WORD + "-"
+BASE64_CHARS: Final = TOKEN_CHARS + "+/"
+
+
+@attrs.frozen
+class Rule:
+    """One way a secret can look."""
+
+    kind: str  # what to report, unless the classifier names a more precise kind
+    priority: int
+    # Every pattern names the part to replace ``secret`` (unless ``spans`` says otherwise).
+    pattern: re.Pattern[str]
+    classify: Classifier | None = None
+    # Characters that may not come right before a match. A post-check rather than a
+    # look-behind: a leading look-behind would disable the engine's fast literal search.
+    not_after: str = ""
+    # Match against the ASCII-lowercased text (for case-insensitive names and headers).
+    on_lowercase: bool = False
+    spans: SpanFinder | None = None
+    # Skip matches that lie inside what an earlier rule already found (the entropy net runs
+    # last and need not weigh every line of a PEM block the key rules took whole).
+    skip_covered: bool = False
+
+
+def group(m: re.Match[str], text: str, name: str) -> str | None:
+    """Group *name* of *m*, read from *text* (the match may come from the lowercased copy)."""
+    start, end = m.span(name)
+    return None if start < 0 else text[start:end]
+
+
+def has_entropy(value: str, *, need_upper: bool = True) -> bool:
+    """Tell random-looking tokens from slugs such as ``sk-learn-compatible-wrapper``."""
+    has_digit = any(c.isdigit() for c in value)
+    has_lower = any(c.islower() for c in value)
+    has_upper = any(c.isupper() for c in value)
+    return has_digit and has_lower and (has_upper or not need_upper)
+
+
+def check_entropy(kind: str, *, need_upper: bool = True) -> Classifier:
+    """A classifier that accepts a provider-prefixed match only if its value looks random."""
+
+    def classify(m: re.Match[str], text: str) -> str | None:
+        value = text[m.start("secret") : m.end("secret")]
+        return kind if has_entropy(value, need_upper=need_upper) else None
+
+    return classify
+
+
+def shannon_entropy(value: str) -> float:
+    """Bits per character of *value*, as if each character were drawn independently."""
+    if not value:
+        return 0.0
+    length = len(value)
+    return -sum(n / length * math.log2(n / length) for n in Counter(value).values())
+
+
+def provider(kind: str, pattern: str, not_after: str, classify: Classifier | None = None) -> Rule:
+    """A rule for a token whose prefix names its provider (``ghp_``, ``xoxb-``, ``AKIA``)."""
+    return Rule(kind, PROVIDER, re.compile(pattern), classify, not_after)
+
+
+def _reach_back(text: str, start: int, chars: frozenset[str], most: int) -> int:
+    limit = max(0, start - most)
+    while start > limit and text[start - 1] in chars:
+        start -= 1
+    return start
+
+
+def anchored(
+    kind: str,
+    pattern: str,
+    *,
+    back: str,
+    least: int,
+    most: int,
+    priority: int = PROVIDER,
+    on_lowercase: bool = False,
+) -> Rule:
+    """A rule for a token whose fixed literal sits in its middle (``...Q~...``, ``...:AA...``).
+
+    The pattern starts at the literal, so the regex engine can search for it; the part
+    before it -- *least* to *most* characters from *back* -- is read backwards afterwards, and
+    must not continue past *most* (a longer run is some other token).
+    """
+    chars = frozenset(back)
+
+    def start_of(m: re.Match[str], text: str) -> int | None:
+        start = m.start("secret")
+        begin = _reach_back(text, start, chars, most + 1)
+        if not least <= start - begin <= most:
+            return None
+        return begin
+
+    def classify(m: re.Match[str], text: str) -> str | None:
+        return kind if start_of(m, text) is not None else None
+
+    def spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+        begin = start_of(m, text)
+        return [] if begin is None else [(begin, m.end("secret"))]
+
+    return Rule(
+        kind, priority, re.compile(pattern), classify, on_lowercase=on_lowercase, spans=spans
+    )

@@ -1,0 +1,190 @@
+"""Random-looking tokens that no other rule names: the net under every other rule.
+
+A credential from a service nobody listed still looks like one: a run of 20 or more letters
+and digits, mixed case, drawn at random. Real code is full of long runs that are *not*
+secrets, and this module exists to tell them apart:
+
+* hexadecimal of any length (commit SHAs, SHA-256 digests, UUIDs, lock-file hashes) is never
+  taken on its own: hex secrets are only found by their names (``TOKEN=...``);
+* integrity hashes (``sha512-...``, ``sha256:...``, ``h1:...``) and ``data:`` URIs are data;
+* identifiers and paths (``test_redact_keeps_names``, ``os/path/join``, ``CamelCaseName``)
+  are made of words, so their letters come in long lower-case runs a random draw rarely makes;
+* base64 of ordinary text (test fixtures of words) decodes to text; it counts only when the
+  text inside holds a secret (``postgres://user:pass@...``, a PEM block);
+* alphabets and counting sequences (``ABCDEFGHIJ...``, ``0123456789``) are ordered, not random;
+* blobs longer than a few hundred characters are images, fonts or archives, not keys.
+
+The thresholds were tuned on the Python standard library and the JavaScript of
+``client-vscode/node_modules`` (see ``bench/redaction.py``): at least 2 upper-case letters, 2
+lower-case letters and 2 digits, and a Shannon entropy close to what a random draw of the same
+length gives.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import bisect
+import functools
+import itertools
+import math
+import re
+from typing import Final
+
+from comodor.brain.redaction.base import ENTROPY, Rule, group, shannon_entropy
+
+MIN_LENGTH: Final = 20
+MAX_LENGTH: Final = 200
+
+_TOKEN_RE: Final = re.compile(
+    r"(?<![A-Za-z0-9+/_.~-])(?P<secret>[A-Za-z0-9+/_-]{20,}+={0,3})"
+    r"(?![A-Za-z0-9+/=_~-]|\.[A-Za-z0-9])"
+)
+_DIGEST_PREFIX: Final = re.compile(
+    r"(?:sha[0-9]{1,3}|md5|h1|blake2[bs]?|sum|hash|digest|integrity|checksum|etag|nonce)"
+    r"[-:=\"' ]{1,4}$",
+    re.IGNORECASE,
+)
+_DATA_URI: Final = re.compile(r"data:[a-z0-9.+/-]*(?:;[a-z0-9=.-]+)*;base64,$", re.IGNORECASE)
+# Words inside identifiers: "uint8ArrayToBase64Url", "N12asn1_type_st4DOLLAR_11E".
+_WORD_RUN: Final = re.compile(
+    r"^[a-z]{2,}|[A-Z][a-z]{2,}|[a-z]{4,}|[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]{5,}"
+)
+_SEPARATORS: Final = re.compile(r"[_/-]")
+_ONE_CASE: Final = re.compile(r"[a-z0-9]+|[A-Z0-9]+|[A-Z][a-z0-9]+")
+
+
+def _expected_entropy(length: int, alphabet: int = 62) -> float:
+    """About what a random draw of *length* characters from *alphabet* scores (bits/char)."""
+    # The entropy of a finite sample falls short of log2(alphabet) by the unseen symbols.
+    return math.log2(min(alphabet, length)) - (alphabet - 1) / (2 * length * math.log(2))
+
+
+def _ordered_fraction(token: str) -> float:
+    steps = sum(1 for a, b in itertools.pairwise(token) if ord(b) - ord(a) == 1)
+    return steps / max(1, len(token) - 1)
+
+
+_VOWELS: Final = frozenset("aeiouyAEIOUY")
+_CONSONANT_CLUSTER: Final = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{5,}")
+
+
+def _pronounceable(run: str) -> bool:
+    """Whether a run of letters could be a word ("Byte", "DOLLAR"), unlike "Rnrbd" or "Xcn"."""
+    return any(c in _VOWELS for c in run) and not _CONSONANT_CLUSTER.search(run)
+
+
+def _wordy(token: str) -> bool:
+    """Whether the token is mostly words (identifiers, paths, slugs), not a random draw."""
+    # camelCase: a random draw has about 30% of its characters in such runs, rarely 65%.
+    in_runs = sum(len(run) for run in _WORD_RUN.findall(token) if _pronounceable(run))
+    if in_runs >= len(token) * 0.7:
+        return True
+    # snake_case, kebab-case and paths: parts of one case each, where a random draw mixes.
+    parts = [part for part in _SEPARATORS.split(token) if len(part) >= 2]
+    return len(parts) >= 3 and sum(bool(_ONE_CASE.fullmatch(p)) for p in parts) >= len(parts) * 0.75
+
+
+def _decodes_to_text(token: str) -> str | None:
+    """The text a base64 token encodes, if it encodes printable text; else ``None``."""
+    body = token.rstrip("=")
+    if len(body) % 4 == 1:
+        return None
+    try:
+        raw = base64.b64decode(
+            body + "=" * (-len(body) % 4), altchars=b"-_" if "-" in body or "_" in body else None
+        )
+    except (binascii.Error, ValueError):
+        return None
+    if not raw:
+        return None
+    printable = sum(1 for byte in raw if 32 <= byte < 127 or byte in (9, 10, 13))
+    return raw.decode("ascii", "replace") if printable >= len(raw) * 0.95 else None
+
+
+# Public key material: certificates and public keys are published, not secret.
+_ARMOR_RE: Final = re.compile(r"-----BEGIN (?P<label>[A-Z0-9 ]{1,40})-----")
+
+
+@functools.lru_cache(maxsize=1)
+def _public_blocks(text: str) -> tuple[list[int], list[int]]:
+    """Where the PEM blocks of *text* that hold no private key start and end."""
+    starts: list[int] = []
+    ends: list[int] = []
+    for m in _ARMOR_RE.finditer(text):
+        if "PRIVATE" in m.group("label") or (starts and m.start() < ends[-1]):
+            continue
+        end = text.find(f"-----END {m.group('label')}-----", m.end())
+        starts.append(m.start())
+        ends.append(len(text) if end < 0 else end)
+    return starts, ends
+
+
+def _inside_public_block(text: str, position: int) -> bool:
+    if "-----BEGIN " not in text:
+        return False
+    starts, ends = _public_blocks(text)
+    i = bisect.bisect_right(starts, position)
+    return i > 0 and position < ends[i - 1]
+
+
+def _is_public_key_encoding(token: str) -> bool:
+    """DER (certificates, SubjectPublicKeyInfo) or an SSH public key blob, by their bytes."""
+    try:
+        head = base64.b64decode(token[:24] + "=" * (-len(token[:24]) % 4))
+    except (binascii.Error, ValueError):
+        return False
+    if (
+        len(head) >= 2
+        and head[0] == 0x30
+        and (head[1] >= 0x80 or head[1] + 2 >= len(token) * 3 // 4 - 2)
+    ):
+        return True  # an ASN.1 SEQUENCE (private ones are caught by the key rules first)
+    # SSH wire format: a 4-byte length and then "ssh-rsa", "ecdsa-sha2-...", "sk-ssh-...".
+    return len(head) >= 8 and head[:3] == b"\0\0\0" and head[4:8] in {b"ssh-", b"ecds", b"sk-s"}
+
+
+_NOT_HEX: Final = re.compile(r"[^0-9a-fA-F=-]")
+# Keys that are public by design: Stripe's publishable keys go into web pages.
+_PUBLIC_PREFIXES: Final = ("pk_live_", "pk_test_")
+# Identifiers made of a letter or two and hex: Gerrit's Change-Id (I + 40 hex), Twilio SIDs.
+_PREFIXED_HEX: Final = re.compile(r"[A-Za-z]{1,2}[0-9a-fA-F]{16,}")
+# What decoded text must contain before it is worth scanning for a secret of its own.
+_SECRET_HINTS: Final = ("://", "-----", ":", "=", "_", "-")
+
+
+def _classify_random_token(m: re.Match[str], text: str) -> str | None:
+    token = group(m, text, "secret") or ""
+    length = len(token.rstrip("="))
+    if length < MIN_LENGTH or length > MAX_LENGTH or not _NOT_HEX.search(token):
+        return None  # too short, a blob, or hexadecimal (SHAs, digests, UUIDs)
+    if _PREFIXED_HEX.fullmatch(token) or token.startswith(_PUBLIC_PREFIXES):
+        return None
+    upper = sum(map(str.isupper, token))
+    digits = sum(map(str.isdigit, token))
+    if not upper or not digits or upper + digits < 4 or upper + digits == len(token):
+        return None
+    if _wordy(token) or (token.startswith("/") and token.count("/") >= 2):
+        return None  # an identifier, a path or a JSON pointer
+    before = text[max(0, m.start() - 40) : m.start()]
+    if _DIGEST_PREFIX.search(before) or _DATA_URI.search(before):
+        return None
+    if _is_public_key_encoding(token) or _inside_public_block(text, m.start()):
+        return None
+    decoded = _decodes_to_text(token)
+    if decoded is not None:
+        if not any(hint in decoded for hint in _SECRET_HINTS):
+            return None
+        from comodor.brain.redact import contains_secret
+
+        return "encoded-secret" if contains_secret(decoded) else None
+    if shannon_entropy(token) < _expected_entropy(length) - 0.6:
+        return None
+    if _ordered_fraction(token) > 0.25:
+        return None  # an alphabet or a counting sequence
+    return "random-token"
+
+
+ENTROPY_RULES: Final[tuple[Rule, ...]] = (
+    Rule("random-token", ENTROPY, _TOKEN_RE, _classify_random_token, skip_covered=True),
+)

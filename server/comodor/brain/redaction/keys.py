@@ -1,0 +1,249 @@
+r"""Key material: PEM blocks, bare base64 keys, wallet keys, seed phrases, Kubernetes secrets.
+
+A private key is removed whole, wherever it sits: as a PEM block, as the same block with its
+line breaks escaped inside a JSON, YAML or TOML string (``"private_key": "-----BEGIN
+...\\n..."``), cut short in a log line, as bare base64 DER (``MIIEvQIBADANBg...``), or
+base64-encoded once more (a Kubernetes ``tls.key``). Wallet keys and seed phrases have no
+prefix, so they are only taken where their shape is clear *and* a name says what they are.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import bisect
+import functools
+import re
+from typing import Final
+
+from comodor.brain.redaction.base import (
+    BASE64_CHARS,
+    CONTEXTUAL,
+    PRIVATE_KEY,
+    PROVIDER,
+    WORD,
+    Rule,
+    anchored,
+    group,
+)
+
+_PEM_LABEL: Final = r"[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
+_KEY_MATERIAL: Final = re.compile(r"[A-Za-z0-9+/=]{20}")
+
+
+def _classify_private_key(m: re.Match[str], _text: str) -> str | None:
+    # Documentation mentions the BEGIN/END lines with no key in between; leave it readable.
+    return "private-key" if _KEY_MATERIAL.search(m.group("body")) else None
+
+
+# DER private keys in base64 start with fixed bytes: PKCS#1 RSA ("MIIEpAIBAAKCAQEA"),
+# PKCS#8 ("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"), SEC1 EC ("MHcCAQEEI"), PKCS#8 Ed25519
+# ("MC4CAQAwBQYDK2VwBCIEI"), PKCS#8 EC ("MIGHAgEAMBMGByqGSM49"). Public keys and certificates
+# ("MIIBIjANBg...", "MIIDdzCCAl+g...") start differently and are left alone.
+_DER_KEY_RE: Final = re.compile(
+    r"(?P<secret>(?:MII[A-Za-z0-9+/]{2}(?:AIBAAK|[A-Za-z0-9+/]IBADAN)|MHcCAQEE|MC4CAQAw|MIGHAgEAMBMG"
+    r"|MIG2AgEAMBAG|MIIBVQIBADAN|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{20,}+"
+    r"(?:(?:\\n|\r?\n)[A-Za-z0-9+/]{40,}+)*+=*)"
+)
+# The base64 of "-----BEGIN" (a PEM block encoded again: Kubernetes secrets, CI variables).
+_ENCODED_PEM_RE: Final = re.compile(r"(?P<secret>LS0tLS1CRUdJTi[A-Za-z0-9+/]{20,}=*)")
+# The base64 of '{"auths":' -- a Docker config.json, as stored in a Kubernetes secret.
+_ENCODED_DOCKER_CONFIG_RE: Final = re.compile(r"(?P<secret>eyJhdXRocyI6[A-Za-z0-9+/]{16,}=*)")
+
+
+def _decoded_head(value: str, chars: int = 120) -> str:
+    head = value[: chars - chars % 4]
+    try:
+        return base64.b64decode(head + "=" * (-len(head) % 4)).decode("ascii", "replace")
+    except (binascii.Error, ValueError):
+        return ""
+
+
+def _classify_encoded_pem(m: re.Match[str], text: str) -> str | None:
+    return "private-key" if "PRIVATE KEY" in _decoded_head(group(m, text, "secret") or "") else None
+
+
+# PuTTY .ppk files: only the "Private-Lines" block is secret; the public half and the
+# comment stay readable.
+_PUTTY_RE: Final = re.compile(
+    r"Private-Lines:[ \t]*[0-9]+\r?\n(?P<secret>(?:[A-Za-z0-9+/=]++(?:\r?\n|$))+)"
+)
+
+# --- wallets ----------------------------------------------------------------------------------
+
+# 0x and 64 hex is a private key, a transaction hash, a block hash or a storage slot; only a
+# name right before it tells which.
+_HEX_KEY_RE: Final = re.compile(r"0x(?P<secret>[0-9a-f]{64})(?![0-9a-z])")
+_WALLET_NAME: Final = re.compile(r"priv|secret|wallet|signer|deployer|mnemonic|seed|(?<!pub)key")
+_NOT_WALLET_KEY: Final = re.compile(r"hash|tx|block|root|topic|slot|salt|nonce|public|pubkey")
+
+
+def _classify_hex_key(m: re.Match[str], text: str) -> str | None:
+    line_start = text.rfind("\n", max(0, m.start() - 64), m.start()) + 1
+    before = text[max(line_start, m.start() - 64) : m.start()].lower()
+    name = before.rstrip(" \t:=\"'`,({[")
+    name = name[max(0, len(name) - 40) :]
+    if not _WALLET_NAME.search(name) or _NOT_WALLET_KEY.search(name):
+        return None
+    return "wallet-key"
+
+
+_SEED_PHRASE_RE: Final = re.compile(
+    r"(?:mnemonic|seed|recovery|secret|backup)[a-z_ -]{0,24}?(?:phrase|words|mnemonic)?"
+    r"[\"'`]?[ \t]*(?:[:=]{1,2}[ \t]*[\"'`]?|[\"'`])[ \t]*"
+    r"(?P<secret>(?:[a-z]{3,8}[ \t]+){11,23}+[a-z]{3,8})(?![a-z])"
+)
+
+
+# Common English words that are not in the BIP-39 list: a sentence has several of them.
+_PROSE_WORDS: Final = frozenset(
+    {
+        "the",
+        "and",
+        "that",
+        "this",
+        "with",
+        "from",
+        "have",
+        "will",
+        "should",
+        "would",
+        "could",
+        "must",
+        "does",
+        "your",
+        "their",
+        "into",
+        "when",
+        "what",
+        "which",
+        "then",
+        "than",
+        "been",
+        "were",
+        "these",
+        "those",
+        "them",
+        "they",
+        "its",
+        "our",
+        "are",
+        "was",
+        "not",
+        "but",
+        "for",
+        "you",
+        "can",
+        "how",
+        "why",
+        "who",
+        "use",
+    }
+)
+
+
+def _classify_seed_phrase(m: re.Match[str], text: str) -> str | None:
+    words = (group(m, text, "secret") or "").split()
+    if len(words) not in {12, 15, 18, 21, 24} or len(set(words)) < len(words) * 3 // 4:
+        return None
+    if sum(word in _PROSE_WORDS for word in words) >= 2:
+        return None
+    return "seed-phrase"
+
+
+# --- Kubernetes secrets -------------------------------------------------------------------------
+
+# A `data:` (or `stringData:`) block of a Secret manifest: every value is a secret, and as
+# base64 none of them says so. The names are kept.
+_K8S_DATA_RE: Final = re.compile(
+    r"data:[ \t]*\n(?P<secret>(?:[ \t]+[A-Za-z0-9_.-]+:[^\n]*(?:\n|$))+)"
+)
+_K8S_VALUE_RE: Final = re.compile(
+    r"[ \t]+[A-Za-z0-9_.-]+:[ \t]*(?P<value>[^\s#][^\n]*?)[ \t]*$", re.M
+)
+_K8S_KIND_RE: Final = re.compile(
+    r"kind:[ \t]*[\"']?Secret\b|type:[ \t]*[\"']?(?:Opaque|kubernetes\.io/)"
+)
+
+
+def _k8s_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    start, end = m.span("secret")
+    spans = []
+    for value in _K8S_VALUE_RE.finditer(text, start, end):
+        if len(value.group("value")) >= 4:
+            spans.append(value.span("value"))
+    return spans
+
+
+@functools.lru_cache(maxsize=1)
+def _secret_manifest_marks(text: str) -> list[int]:
+    """Where *text* says ``kind: Secret``: found once per text, not once per ``data:`` block."""
+    return [m.start() for m in _K8S_KIND_RE.finditer(text)]
+
+
+def _classify_k8s_data(m: re.Match[str], text: str) -> str | None:
+    line_start = text.rfind("\n", max(0, m.start() - 64), m.start()) + 1
+    if text[line_start : m.start()].strip().lower() not in {"", "string"}:
+        return None  # "metadata:" or some other key ending in "data"
+    # The kind may come before the data (as written) or after it (kubectl prints keys sorted).
+    marks = _secret_manifest_marks(text)
+    i = bisect.bisect_left(marks, m.start() - 2048)
+    if i == len(marks) or marks[i] > m.end() + 2048 or not _k8s_spans(m, text):
+        return None
+    return "kubernetes-secret"
+
+
+KEY_RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "private-key",
+        PRIVATE_KEY,
+        # The whole BEGIN...END block. The body cannot contain "-----", so an unterminated
+        # block costs one scan up to the next dashes, not a scan to the end of the text.
+        re.compile(
+            rf"(?P<secret>-----BEGIN{_PEM_LABEL}(?P<body>(?:[^-]++|-(?!----))*+)"
+            rf"-----END{_PEM_LABEL})"
+        ),
+        _classify_private_key,
+    ),
+    Rule(
+        "private-key",
+        PRIVATE_KEY,
+        # A block cut short (a truncated log line, half a diff): remove what is there.
+        re.compile(
+            rf"(?P<secret>-----BEGIN{_PEM_LABEL}(?P<body>(?:[A-Za-z0-9+/=\s\\:,.]++|-(?!----))*+))"
+        ),
+        _classify_private_key,
+    ),
+    Rule(
+        "private-key",
+        PRIVATE_KEY,
+        # SSH.com / RFC 4716 keys: "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----".
+        re.compile(
+            r"(?P<secret>---- BEGIN SSH2[ A-Z]*PRIVATE KEY ----(?P<body>[^-]*+)(?:---- END[^\n]*)?)"
+        ),
+        _classify_private_key,
+    ),
+    Rule("private-key", PRIVATE_KEY, _PUTTY_RE),
+    Rule("private-key", PRIVATE_KEY, _DER_KEY_RE, not_after=BASE64_CHARS),
+    Rule("private-key", PRIVATE_KEY, _ENCODED_PEM_RE, _classify_encoded_pem, BASE64_CHARS),
+    Rule("docker-config", PROVIDER, _ENCODED_DOCKER_CONFIG_RE, not_after=BASE64_CHARS),
+    # Bitcoin extended private keys (base58). WIF keys have no prefix: the entropy net
+    # takes them, as it takes any 51 random base58 characters.
+    anchored(
+        "wallet-key",
+        r"(?P<secret>prv[1-9A-HJ-NP-Za-km-z]{100,112})",
+        back="xtyz",
+        least=1,
+        most=1,
+    ),
+    Rule("wallet-key", CONTEXTUAL, _HEX_KEY_RE, _classify_hex_key, WORD, on_lowercase=True),
+    Rule("seed-phrase", CONTEXTUAL, _SEED_PHRASE_RE, _classify_seed_phrase, on_lowercase=True),
+    Rule(
+        "kubernetes-secret",
+        CONTEXTUAL,
+        _K8S_DATA_RE,
+        _classify_k8s_data,
+        on_lowercase=True,
+        spans=_k8s_spans,
+    ),
+)

@@ -1,0 +1,149 @@
+"""Telling a literal value (``hunter2``) from code or a placeholder (``get_token()``, ``${X}``).
+
+Context rules find a secret-ish *name*; whether what is assigned to it is a secret depends on
+the value. Stored lessons must stay readable, so code, references, type annotations and
+placeholders are left alone, and only literals are replaced.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final
+
+from comodor.brain.redaction.base import MARKER_PREFIX
+
+WORDISH: Final = re.compile(r"[A-Za-z_-]+(?:\.[A-Za-z_-]+)*")
+# Counts and sizes (max_tokens: 4096) and floats (timestamps) are not secrets.
+NUMBER: Final = re.compile(r"[0-9]{1,7}|[0-9]*\.[0-9]+")
+IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+_LETTERS: Final = re.compile(r"[A-Za-z_.-]+")
+TYPE_NAME: Final = re.compile(
+    r"(?i:str|string|bytes|int|integer|number|bool|boolean|any|object|null|none|undefined"
+    r"|secretstr|secretbytes|optional|required|true|false|yes|no|on|off|nil|empty|text"
+    r"|password|secret|token|env|file|prompt|stdin|hidden|masked|redacted"
+    r"|basic|bearer|digest|oauth|oauth2|negotiate|ntlm|kerberos|jwt|api|apikey)\??"
+)
+FIELD_WORDS: Final = ("pass", "pwd", "secret", "token", "key", "auth", "credential", "cookie")
+# Placeholders and values that are never credentials: <your-key>, %s, ..., colours, ARNs.
+PLACEHOLDER: Final = re.compile(
+    r"<[^<>]*>|%[a-z]|\.\.\.|…|#[0-9A-Fa-f]{3,8}|arn:[^\s]*|x{3,}|X{3,}|\*+|•+"
+)
+# Interpolations: ${VAR}, {{ var }}, #{var}, %(name)s, $(cmd), {name}, {0}, $VAR, %VAR%, %s.
+_TEMPLATE: Final = re.compile(
+    r"\$\{[^{}]*\}|\{\{[^{}]*\}\}|#\{[^{}]*\}|%\([^()]*\)[a-z]|\$\([^()]*\)"
+    r"|\{[A-Za-z_][A-Za-z0-9_.]*\}|\{[0-9]*\}|\$[A-Za-z_][A-Za-z0-9_]*|%[A-Z_][A-Z0-9_]*%"
+    r"|%[sdr](?![A-Za-z0-9])"
+)
+_HEX_NUMBER: Final = re.compile(r"0[xX][0-9a-fA-F]{1,16}")  # flags and masks, not keys
+_SECRETISH_RUN: Final = re.compile(r"[^\s]{6,}")
+REFERENCE_STARTS: Final = "$%{<&*!@`\\"
+_CODE_CHARS: Final = "([{"
+_PATHLIKE: Final = re.compile(r"(?:/|\./|\.\./|~/|[A-Za-z]:\\)")
+_URL_WITHOUT_CREDENTIALS: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^@\s]*")
+
+
+def is_template(value: str) -> bool:
+    """Whether *value* is built from interpolations (``"${DB_PASSWORD}"``, ``f"Bearer {t}"``).
+
+    A literal that merely contains ``%(`` or ``$`` somewhere (random keys do) is not: what is
+    left once the interpolations are removed must not contain a token-like run with a digit.
+    """
+    leftover, removed = _TEMPLATE.subn(" ", value)
+    if not removed:
+        return False
+    return not any(
+        any(c.isdigit() for c in run.group()) for run in _SECRETISH_RUN.finditer(leftover)
+    )
+
+
+def is_reference(value: str) -> bool:
+    """Whether a header or URL password is a variable, template or placeholder, not a value."""
+    if not value or value[0] in REFERENCE_STARTS or is_template(value):
+        return True
+    return bool(PLACEHOLDER.fullmatch(value)) or len(set(value)) == 1
+
+
+def plausible_quoted(content: str, kind: str = "") -> bool:
+    """Whether the inside of a string literal assigned to a secret-ish name is a real value."""
+    if not content or MARKER_PREFIX in content:
+        return False
+    # "Password: ", x  -- the quote we took for an opening one was the end of a string.
+    if content[0].isspace() or content[0] in ",;)+":
+        return False
+    if is_template(content) or PLACEHOLDER.fullmatch(content) or TYPE_NAME.fullmatch(content):
+        return False
+    if _LETTERS.fullmatch(content):
+        # A word naming another field or variable: "input_token": "nextToken",
+        # SECRET_KEY = 'AWS_SECRET_ACCESS_KEY'.
+        lowered = content.lower()
+        if any(word in lowered for word in FIELD_WORDS):
+            return False
+        # Tokens are machine-made: letters alone are a mode or a name ("bearer",
+        # "DistributionList.NextMarker") unless there are enough of them to be random.
+        if kind in {"token", "auth", "session", "cookie", "credentials"} and (
+            len(content) < 24 or not content.isalpha()
+        ):
+            return False
+    words = content.split()
+    if len(words) > 1 and all(
+        _LETTERS.fullmatch(w) and any(f in w.lower() for f in FIELD_WORDS) for w in words
+    ):
+        return False  # "id_token token refresh_token": a list of field names
+    if " " in content.strip() and kind not in {"password", "seed-phrase"}:
+        # "secret": "the key used to sign cookies" -- prose, unless it is a passphrase.
+        words = content.split()
+        if len(words) > 2 and all(w.isalpha() for w in words):
+            return False
+    return len(set(content)) > 1
+
+
+def never() -> bool:
+    """The answer of an ``env_line`` probe when the match cannot be an env line."""
+    return False
+
+
+def plausible_bare(
+    value: str, *, env_line: Callable[[], bool] = never, config_line: bool = False
+) -> bool:
+    """Whether an unquoted value is a literal (``hunter2``) rather than code (``get_token()``).
+
+    *env_line* tells whether the value stands alone on a ``NAME=value`` line (or is a shell
+    assignment); it is only asked when the answer matters, as it is the expensive part.
+    *config_line* says the value ends a ``name: value`` line of YAML or a properties file,
+    where a bare word is a string, not a variable.
+    """
+    if not value or is_template(value):
+        return False
+    if value[0] in REFERENCE_STARTS and (value[0] == "$" or not env_line()):
+        return False
+    if any(c in value for c in _CODE_CHARS) or "?." in value:
+        return False  # a call, an index or optional chaining: result.groups?.password
+    if NUMBER.fullmatch(value) or _HEX_NUMBER.fullmatch(value):
+        return False
+    if _PATHLIKE.match(value) and not (value.endswith("=") or "+" in value):
+        return False  # a path (base64 may start with "/" too, but pads with "=" and has "+")
+    if _URL_WITHOUT_CREDENTIALS.fullmatch(value):
+        return False
+    value = value.rstrip(".:!?")  # "The secret: required." is prose, not a value
+    if not value or PLACEHOLDER.fullmatch(value):
+        return False
+    if env_line():
+        # NAME=value on a line of its own (.env, shell, Dockerfile): the value is always a
+        # literal, even when it is a plain word -- unless it is a keyword or a type.
+        return not TYPE_NAME.fullmatch(value) and len(set(value)) > 1
+    if "." in value and IDENTIFIER.fullmatch(value):
+        return False  # an attribute path: rust_openssl.hpke.X25519PrivateKey
+    if WORDISH.fullmatch(value):
+        # Identifiers, attribute paths, type names, prose words: ``password: str``,
+        # ``api_key = settings.API_KEY``, ``secret: required``. On a YAML line a lower-case
+        # word is a string (``password: changeme``); a capitalised one is likely a type.
+        return (
+            config_line
+            and value.islower()
+            and len(value) >= 6
+            and "_" not in value
+            and not TYPE_NAME.fullmatch(value)
+            and len(set(value)) > 2
+        )
+    return len(value) >= 4
