@@ -1,4 +1,9 @@
-"""Correction detectors for Python habits: return annotations, string formatting, logging."""
+"""Correction detectors for Python habits: return annotations, string formatting, logging.
+
+The two idiom rewrites (``.format`` → f-string, ``print`` → ``logger``) cannot be the
+same tokens before and after; instead a line votes only when it uses no name the
+old line lacked, apart from the idiom's own words.
+"""
 
 from __future__ import annotations
 
@@ -49,6 +54,8 @@ _LOGGING_VOCABULARY = frozenset(
         "__name__",
     }
 )
+_IDIOM_VOCABULARY = _FORMAT_VOCABULARY | _LOGGING_VOCABULARY
+"""A line may switch both idioms at once (``print("{}".format(n))`` → ``logger.info(f"{n}")``)."""
 
 
 def _only_reworded(before: str, after: str, vocabulary: frozenset[str]) -> bool:
@@ -102,6 +109,8 @@ def string_format(edit: Edit) -> list[Finding]:
         old_code, new_code = edit.before.masked[i], edit.after.masked[j]
         old_style = bool(_OLD_FORMAT.search(old_code)), bool(_FSTRING.search(old_code))
         new_style = bool(_OLD_FORMAT.search(new_code)), bool(_FSTRING.search(new_code))
+        if not _only_reworded(edit.before.lines[i], edit.after.lines[j], _IDIOM_VOCABULARY):
+            continue  # a new name: the user changed what the string says, too
         if old_style == (True, False) and new_style == (False, True):
             to_f.add((i, j))
         elif old_style == (False, True) and new_style == (True, False):
@@ -110,12 +119,7 @@ def string_format(edit: Edit) -> list[Finding]:
     if verdict is None:
         return []
     to_fstring, count, _ = verdict
-    pairs = to_f if to_fstring else to_old
-    explained = frozenset(
-        (i, j)
-        for i, j in pairs
-        if _only_reworded(edit.before.lines[i], edit.after.lines[j], _FORMAT_VOCABULARY)
-    )
+    explained = frozenset(to_f if to_fstring else to_old)
     if to_fstring:
         return [
             Finding(
@@ -145,6 +149,8 @@ def logging_calls(edit: Edit) -> list[Finding]:
         old, new = edit.before.masked[i], edit.after.masked[j]
         old_print, new_print = bool(_PRINT.search(old)), bool(_PRINT.search(new))
         old_log, new_log = bool(_LOGGER_CALL.search(old)), bool(_LOGGER_CALL.search(new))
+        if not _only_reworded(edit.before.lines[i], edit.after.lines[j], _IDIOM_VOCABULARY):
+            continue
         if old_print and not old_log and new_log and not new_print:
             to_log.add((i, j))
         elif old_log and not old_print and new_print and not new_log:
@@ -153,12 +159,7 @@ def logging_calls(edit: Edit) -> list[Finding]:
     if verdict is None:
         return []
     to_logging, count, _ = verdict
-    pairs = to_log if to_logging else to_print
-    explained = frozenset(
-        (i, j)
-        for i, j in pairs
-        if _only_reworded(edit.before.lines[i], edit.after.lines[j], _LOGGING_VOCABULARY)
-    )
+    explained = frozenset(to_log if to_logging else to_print)
     if to_logging:
         setup = frozenset(
             j for j in edit.changes.added if _LOGGING_SETUP.match(edit.after.masked[j])
