@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from comodor.capture.findings import Edit, Finding, majority, plural
+from comodor.capture.lexer import PLACEHOLDER
 
 _DEF_OR_CLOSE = re.compile(r"^(?:(?:async)?def\w|\))")
 _RETURN_ANNOTATION = re.compile(r"->.*?(?=:$)")
@@ -54,8 +55,6 @@ _LOGGING_VOCABULARY = frozenset(
         "__name__",
     }
 )
-_IDIOM_VOCABULARY = _FORMAT_VOCABULARY | _LOGGING_VOCABULARY
-"""A line may switch both idioms at once (``print("{}".format(n))`` → ``logger.info(f"{n}")``)."""
 
 
 def _only_reworded(before: str, after: str, vocabulary: frozenset[str]) -> bool:
@@ -99,6 +98,49 @@ def return_annotations(edit: Edit) -> list[Finding]:
     ]
 
 
+def _format_switch(old: str, new: str) -> str | None:
+    old_style = bool(_OLD_FORMAT.search(old)), bool(_FSTRING.search(old))
+    new_style = bool(_OLD_FORMAT.search(new)), bool(_FSTRING.search(new))
+    if old_style == (True, False) and new_style == (False, True):
+        return "fstring"
+    if old_style == (False, True) and new_style == (True, False):
+        return "format"
+    return None
+
+
+def _logging_switch(old: str, new: str) -> str | None:
+    old_print, new_print = bool(_PRINT.search(old)), bool(_PRINT.search(new))
+    old_log, new_log = bool(_LOGGER_CALL.search(old)), bool(_LOGGER_CALL.search(new))
+    if old_print and not old_log and new_log and not new_print:
+        return "logging"
+    if old_log and not old_print and new_print and not new_log:
+        return "print"
+    return None
+
+
+def _balanced(code: str) -> bool:
+    return sum(code.count(ch) for ch in "([{") == sum(code.count(ch) for ch in ")]}")
+
+
+def _idiom_switches(edit: Edit, i: int, j: int) -> tuple[str | None, str | None]:
+    """How line pair (i, j) switched string formatting and output, if that is all it did.
+
+    Both lines must hold whole expressions (a call continued on the next line is only
+    half seen), and the new line may use no name the old one lacked, apart from the
+    words of the idioms it switched.
+    """
+    old, new = edit.before.masked[i], edit.after.masked[j]
+    if not (_balanced(PLACEHOLDER.sub("", old)) and _balanced(PLACEHOLDER.sub("", new))):
+        return None, None
+    formatting, output = _format_switch(old, new), _logging_switch(old, new)
+    vocabulary = (_FORMAT_VOCABULARY if formatting else frozenset()) | (
+        _LOGGING_VOCABULARY if output else frozenset()
+    )
+    if not vocabulary or not _only_reworded(edit.before.lines[i], edit.after.lines[j], vocabulary):
+        return None, None
+    return formatting, output
+
+
 def string_format(edit: Edit) -> list[Finding]:
     """Vote for f-strings or for str.format()/% when the user rewrote one into the other."""
     if edit.language != "python":
@@ -106,14 +148,10 @@ def string_format(edit: Edit) -> list[Finding]:
     to_f: set[tuple[int, int]] = set()
     to_old: set[tuple[int, int]] = set()
     for i, j in edit.changes.pairs:
-        old_code, new_code = edit.before.masked[i], edit.after.masked[j]
-        old_style = bool(_OLD_FORMAT.search(old_code)), bool(_FSTRING.search(old_code))
-        new_style = bool(_OLD_FORMAT.search(new_code)), bool(_FSTRING.search(new_code))
-        if not _only_reworded(edit.before.lines[i], edit.after.lines[j], _IDIOM_VOCABULARY):
-            continue  # a new name: the user changed what the string says, too
-        if old_style == (True, False) and new_style == (False, True):
+        switched, _ = _idiom_switches(edit, i, j)
+        if switched == "fstring":
             to_f.add((i, j))
-        elif old_style == (False, True) and new_style == (True, False):
+        elif switched == "format":
             to_old.add((i, j))
     verdict = majority(len(to_f), len(to_old))
     if verdict is None:
@@ -146,14 +184,10 @@ def logging_calls(edit: Edit) -> list[Finding]:
     to_log: set[tuple[int, int]] = set()
     to_print: set[tuple[int, int]] = set()
     for i, j in edit.changes.pairs:
-        old, new = edit.before.masked[i], edit.after.masked[j]
-        old_print, new_print = bool(_PRINT.search(old)), bool(_PRINT.search(new))
-        old_log, new_log = bool(_LOGGER_CALL.search(old)), bool(_LOGGER_CALL.search(new))
-        if not _only_reworded(edit.before.lines[i], edit.after.lines[j], _IDIOM_VOCABULARY):
-            continue
-        if old_print and not old_log and new_log and not new_print:
+        _, switched = _idiom_switches(edit, i, j)
+        if switched == "logging":
             to_log.add((i, j))
-        elif old_log and not old_print and new_print and not new_log:
+        elif switched == "print":
             to_print.add((i, j))
     verdict = majority(len(to_log), len(to_print))
     if verdict is None:
