@@ -1,6 +1,6 @@
 """Learning-quality benchmark: replay a user's corrections through a real ``comodor serve``.
 
-A simulated user holds a hidden profile of 8 conventions (see
+A simulated user holds a hidden profile of 10 conventions (see
 :data:`bench.codegen.PROFILE`). A simulated agent writes small Python and
 TypeScript files inside tasks (``comodor.beginTask``/``endTask``), in its own
 habits unless the playbook's confident rules say otherwise; the user opens each
@@ -515,7 +515,7 @@ def _counts(values: list[int | None]) -> str:
 
 def print_probe(probe: dict[str, dict[str, int]]) -> None:
     print("### Capture probe (in process): is each convention seen?\n")
-    print("| convention | seen alone | seen with all 8 wrong at once |")
+    print(f"| convention | seen alone | seen with all {len(PROFILE)} wrong at once |")
     print("|---|---:|---:|")
     for name, row in probe.items():
         print(f"| {name} | {row['alone']}/{row['samples']} | {row['together']}/{row['samples']} |")

@@ -29,6 +29,7 @@ _JS_WHOLE = re.compile(
 )
 _JS_NAMES = re.compile(r"^\s*import\s+\{([^}]*)\}\s+from\s+\x01(\d+)\x02\s*;?\s*$")
 _NAME_ALIAS = re.compile(r"^([\w$]+)(?:\s+as\s+([\w$]+))?$")
+_IDENTIFIER = re.compile(r"(?<![\w\x01])[A-Za-z_$][\w$]*")
 
 
 @attrs.frozen
@@ -86,6 +87,11 @@ def _read(lexed: Lexed, lines: Iterable[int], language: str | None) -> list[_Imp
     return found
 
 
+def _casing_aside(code: str) -> str:
+    """Masked code with names compared regardless of casing (string bodies are placeholders)."""
+    return _IDENTIFIER.sub(lambda m: m.group(0).replace("_", "").lower(), code)
+
+
 def _qualify(code: str, alias: str, names: tuple[tuple[str, str], ...]) -> str:
     """Rewrite bare uses of imported names as ``alias.member``."""
     for local, member in names:
@@ -113,8 +119,8 @@ def _converted(
             after = _qualify(after, whole.alias, listed.names)
         else:
             before = _qualify(before, whole.alias, listed.names)
-        if edit.before.spell(before) == edit.after.spell(after):
-            pairs.add((i, j))
+        if edit.before.spell(_casing_aside(before)) == edit.after.spell(_casing_aside(after)):
+            pairs.add((i, j))  # a name renamed to another casing on the same line is its own vote
     return pairs
 
 
