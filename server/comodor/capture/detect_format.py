@@ -69,12 +69,17 @@ def indentation(edit: Edit) -> list[Finding]:
     style: Counter[str] = Counter()
     widths: Counter[int] = Counter()
     old_widths: Counter[int] = Counter()
+    reindented = [
+        (i, j)
+        for i, j in edit.changes.pairs
+        if leading(edit.before.lines[i]) != leading(edit.after.lines[j]) and _same_code(edit, i, j)
+    ]
+    if not reindented:
+        return []
     before_depths = nesting_depths(edit.before.masked)
     after_depths = nesting_depths(edit.after.masked)
-    for i, j in edit.changes.pairs:
+    for i, j in reindented:
         old, new = edit.before.lines[i], edit.after.lines[j]
-        if leading(old) == leading(new) or not _same_code(edit, i, j):
-            continue
         depth = before_depths[i] if i < len(before_depths) else None
         if not depth or depth != (after_depths[j] if j < len(after_depths) else None):
             continue  # re-nested (a block added or removed), or its level cannot be read

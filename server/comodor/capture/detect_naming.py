@@ -106,15 +106,17 @@ def _casing_votes(
     """Count declarations renamed to another casing of the same words, by new casing."""
     votes: Counter[str] = Counter()
     renames: dict[str, str] = {}
-    inside_before = _inside_brackets(edit.before.masked) if outside_brackets else []
-    inside_after = _inside_brackets(edit.after.masked) if outside_brackets else []
+    candidates: list[tuple[int, int, str, str]] = []
     for i, j in edit.changes.pairs:
-        if outside_brackets and (inside_before[i] or inside_after[j]):
-            continue
         old = find(edit.before.masked[i], edit.language)
         new = find(edit.after.masked[j], edit.language)
-        if not old or not new or old == new or _words(old) != _words(new):
-            continue
+        if old and new and old != new and _words(old) == _words(new):
+            candidates.append((i, j, old, new))
+    if outside_brackets and candidates:  # whole-file bracket counts: only when needed
+        inside_before = _inside_brackets(edit.before.masked)
+        inside_after = _inside_brackets(edit.after.masked)
+        candidates = [c for c in candidates if not (inside_before[c[0]] or inside_after[c[1]])]
+    for i, j, old, new in candidates:
         if not edit.same_up_to_conventions(i, j):
             continue
         old_case, new_case = casing(old), casing(new)
