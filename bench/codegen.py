@@ -39,6 +39,8 @@ class Style:
     py_annotations: str = "removed"
     py_logging: str = "print"
     py_naming: str = "camelCase"
+    py_variables: str = "camelCase"
+    py_imports: str = "module"
     ts_semicolons: str = "always"
     ts_quotes: str = "double"
     ts_trailing: str = "never"
@@ -79,6 +81,22 @@ PROFILE: tuple[Convention, ...] = (
         "camelCase",
     ),
     Convention(
+        "python snake_case variables",
+        "py_variables",
+        "naming.variables",
+        "python",
+        "snake_case",
+        "camelCase",
+    ),
+    Convention(
+        "python from-imports",
+        "py_imports",
+        "python.import_style",
+        "python",
+        "from",
+        "module",
+    ),
+    Convention(
         "typescript no semicolons",
         "ts_semicolons",
         "js.semicolons",
@@ -96,7 +114,7 @@ PROFILE: tuple[Convention, ...] = (
         "never",
     ),
 )
-"""The simulated user's hidden preferences: 8 conventions across Python and TypeScript."""
+"""The simulated user's hidden preferences: 10 conventions across Python and TypeScript."""
 
 
 def style_of(values: dict[str, str], base: Style | None = None) -> Style:
@@ -304,9 +322,32 @@ def _py_part(part: Part, style: Style) -> list[str]:
     ]
 
 
+def _py_installer(spec: FileSpec, style: Style) -> list[str]:
+    """A helper in every Python file: import style, and a two-word local."""
+    q = _q(style, "python")
+    noun = spec.parts[0].noun
+    name = _function_name(Part("", ["install", noun, "tool"], noun, "", 0, 0, ""), style)
+    full = "tool_path" if style.py_variables == "snake_case" else "toolPath"
+    which, copy = (
+        ("which", "copy") if style.py_imports == "from" else ("shutil.which", "shutil.copy")
+    )
+    return [
+        f"def {name}(program, target){_ret(style, 'str')}:",
+        f"    found = {which}(program)",
+        f"    {full} = found or {q}{q}",
+        f"    if {full}:",
+        f"        {copy}({full}, target)",
+        f"    return {full}",
+    ]
+
+
 def render_python(spec: FileSpec, style: Style) -> str:
     q = _q(style, "python")
     lines = [f'"""Helpers for {spec.word} {spec.parts[0].noun} handling."""', ""]
+    lines += [
+        "from shutil import copy, which" if style.py_imports == "from" else "import shutil",
+        "",
+    ]
     if style.py_logging == "logging":
         lines += ["import logging", "", "logger = logging.getLogger(__name__)", ""]
     if spec.comment:
@@ -314,6 +355,7 @@ def render_python(spec: FileSpec, style: Style) -> str:
     lines += [f"{spec.constant} = {q}{spec.word}{q}", ""]
     for part in spec.parts:
         lines += ["", *_py_part(part, style), ""]
+    lines += ["", *_py_installer(spec, style), ""]
     main = _function_name(spec.parts[0], style)
     lines += ["", f"if __name__ == {q}__main__{q}:", f"    {main}({spec.constant})", ""]
     return "\n".join(lines)

@@ -1,8 +1,8 @@
 """One performance report: every benchmark of the project, one command.
 
-``python -m bench.report`` runs the brain, server, capture, learning-quality and
-recall-quality benchmarks, each in its own process, and writes
-``bench/out/report.md`` (the machine it ran on, then every table) and two plots:
+``python -m bench.report`` runs the brain, server, capture, learning-quality (simulated
+user and real release-to-release edits) and recall-quality benchmarks, each in its own
+process, and writes ``bench/out/report.md`` (the machine it ran on, then every table) and two plots:
 ``recall-latency.png`` (recall latency against brain size) and
 ``learning-curve.png`` (corrections per task, with and without memory).
 README's figures come from this report.
@@ -156,6 +156,18 @@ def main(argv: list[str] | None = None) -> int:
             "--json",
             str(out / "learning.json"),
             *(["--seeds", "1", "--tasks", "12"] if quick else []),
+        ),
+    ]
+    sections += [
+        "## Learning on real code",
+        "",
+        run(
+            "realcode",
+            "--simulated-seeds",
+            "0",
+            "--json",
+            str(out / "realcode.json"),
+            *(["--packages", "click", "preact"] if quick else []),
         ),
     ]
     sections += [

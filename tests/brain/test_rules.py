@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from comodor.brain import rules as rules_module
 from comodor.brain.engine import LearningEngine
 from comodor.brain.models import Message, Vote
@@ -169,3 +171,76 @@ def test_export_groups_rules_by_category_with_evidence_and_reads_back(
     assert "rm -rf" not in text  # one denial is not a confident rule
     parsed = rules_module.parse_markdown(text)
     assert ("quotes.style", "single", "python", "style", "Use single quotes for strings.") in parsed
+
+
+# --- a user who changes their mind ------------------------------------------------------
+
+
+def vote_in_order(engine: LearningEngine, values: list[str], first_save: int = 1) -> None:
+    for offset, value in enumerate(values):
+        engine.record_votes([quotes(value)], origin=f"save:{first_save + offset}")
+
+
+@pytest.mark.parametrize("history", [2, 6, 25])
+def test_a_changed_mind_turns_the_rule_within_three_corrections_however_long_the_history(
+    engine: LearningEngine, history: int
+) -> None:
+    vote_in_order(engine, ["single"] * history)
+    assert rule(engine).confident and rule(engine).value == "single"
+
+    engine.record_votes([quotes("double")], origin="save:100")
+    assert not rule(engine).confident  # the old value stops being confident at once
+    confident_after = None
+    for count in range(2, 4):
+        newly = engine.record_votes([quotes("double")], origin=f"save:{100 + count}")
+        if rule(engine).confident:
+            confident_after = count
+            assert [r.key for r in newly] == ["quotes.style"]  # announced as newly learned
+            break
+    assert confident_after is not None and confident_after <= 3
+
+    turned = rule(engine)
+    assert turned.value == "double" and turned.statement == "Use double quotes for strings."
+    # Honest counts: plain totals, and the evidence names the recent run and the totals.
+    assert (turned.support, turned.against) == (float(confident_after), float(history))
+    total = history + confident_after
+    assert turned.evidence == (
+        f"{confident_after} of the last 3 corrections · {confident_after} of {total} in all"
+    )
+    assert turned.strength >= 0.7
+    assert len([r for r in engine.all_rules() if r.key == "quotes.style"]) == 1
+
+
+def test_while_the_mind_is_changing_the_evidence_says_how_the_votes_split(
+    engine: LearningEngine,
+) -> None:
+    vote_in_order(engine, ["single", "single", "double"])
+    assert rule(engine).value == "single"  # one stray correction does not turn it
+    assert rule(engine).evidence == "2 of 3 corrections"
+    vote_in_order(engine, ["single", "single", "single"], first_save=4)
+    steady = rule(engine)
+    assert steady.confident
+    assert steady.evidence == "3 of the last 3 corrections · 5 of 6 in all"
+
+
+def test_a_stray_correction_pauses_a_long_held_rule_and_the_next_agreeing_one_restores_it(
+    engine: LearningEngine,
+) -> None:
+    vote_in_order(engine, ["single"] * 8)
+    engine.record_votes([quotes("double")], origin="save:50")
+    paused = rule(engine)
+    assert paused.value == "single" and not paused.confident
+    assert paused.evidence == "2 of the last 3 corrections · 8 of 9 in all"
+    engine.record_votes([quotes("single")], origin="save:51")
+    assert rule(engine).confident and rule(engine).value == "single"
+
+
+def test_what_the_code_looked_like_does_not_outvote_the_users_corrections(
+    engine: LearningEngine,
+) -> None:
+    engine.record_votes([quotes("double", kind="observation", weight=1.0)], origin="scan")
+    vote_in_order(engine, ["single", "single"])
+    learned = rule(engine)
+    assert learned.value == "single" and learned.confident
+    assert learned.against == 1.0  # the observation still counts against, in the open
+    assert learned.evidence == "2 corrections · 100% agree"

@@ -68,6 +68,31 @@ def test_semicolon_free_javascript_is_observed(tmp_path: Path) -> None:
     assert semi.value == "never"
 
 
+def test_names_in_the_code_are_observed_per_kind_with_honest_counts(tmp_path: Path) -> None:
+    for i in range(4):
+        write(  # keyword arguments (name=value) are not variables
+            tmp_path,
+            f"pkg/shop_{i}.py",
+            "".join(
+                f"class OrderBook{i}{k}:\n    pass\n\n\n"
+                f"def load_orders_{k}(path):\n"
+                "    open_orders = read(\n        path,\n        pageSize=2,\n    )\n"
+                "    return open_orders\n\n\n"
+                for k in range(6)
+            ),
+        )
+    scan = scan_project(tmp_path)
+    (functions,) = find(scan, "naming.functions", kind="observation")
+    assert (functions.value, functions.detail) == (
+        "snake_case",
+        "24 of 24 function names in 4 python files are in snake_case",
+    )
+    (classes,) = find(scan, "naming.classes", kind="observation")
+    assert classes.value == "PascalCase" and classes.statement == "Name classes in PascalCase."
+    (variables,) = find(scan, "naming.variables", kind="observation")
+    assert variables.detail == "24 of 24 variable names in 4 python files are in snake_case"
+
+
 def test_mixed_code_yields_no_quote_observation(tmp_path: Path) -> None:
     write(tmp_path, "a.py", "".join(f"a{i} = 'x'\nb{i} = \"y\"\n" for i in range(20)))
     assert find(scan_project(tmp_path), "quotes.style", kind="observation") == []

@@ -119,10 +119,18 @@ class Rule:
     """The evidence in the few words hover and exports show: ``3 corrections · 100% agree``."""
     team: bool = False
     """Only a teammate's committed ``house-rules.md`` stands behind it (untrusted text)."""
+    weighed_strength: float | None = None
+    """Agreement with recent corrections weighing more (what confidence is judged on).
+
+    ``support`` and ``against`` stay plain totals, so a user who changed their mind
+    sees "3 for, 5 against" and still a confident rule; None means the plain share.
+    """
 
     @property
     def strength(self) -> float:
-        """Agreement: the share of the votes that went to the winning value."""
+        """Agreement: the weighed share when the votes were weighed, else the plain share."""
+        if self.weighed_strength is not None:
+            return self.weighed_strength
         total = self.support + self.against
         return self.support / total if total > 0 else 0.0
 

@@ -10,6 +10,12 @@ rather than two contradictory rules side by side.
 Confidence is earned, not assumed: a rule learned from corrections needs two
 agreeing corrections from two different saves and at least 70% agreement. One
 correction might be a whim; two in different files is a habit.
+
+Recent corrections weigh more (:data:`RECENCY`): people change their minds, and a
+rule that needed as many new corrections as it once had old ones would go on
+telling the agent the wrong thing for weeks. ``support`` and ``against`` stay plain
+totals and the evidence names both the recent run and the totals ("3 of the last 3
+corrections · 3 of 8 in all"), so nothing is hidden by the weighing.
 """
 
 from __future__ import annotations
@@ -27,22 +33,92 @@ CONFIDENT_STRENGTH = 0.7
 """Minimum agreement for a rule to shape the assistant's behaviour."""
 CONFIDENT_REPEATS = 2
 """Corrections (or denials) from distinct saves needed before a learned rule is confident."""
+RECENCY = 0.65
+"""What a correction's vote is worth for each later correction of the same dimension.
+
+Counted in corrections, not in days: people correct in bursts and pauses, and a habit
+is replaced by doing the other thing, not by waiting. With 0.65, whatever the history:
+
+- one contrary correction leaves the old value at most 65% agreement, below
+  :data:`CONFIDENT_STRENGTH`, so it stops being confident at once;
+- three consistent corrections give the new value at least 1 - 0.65³ ≈ 72.5%, so a
+  changed mind is confident within three corrections;
+- one stray correction after two agreeing ones does not turn the rule's value
+  (0.65 + 0.65² > 1).
+"""
+RECENT_WINDOW = 3
+"""How many of the latest corrections the evidence speaks of when they disagree."""
 
 _CORRECTIVE = ("correction", "denial")
 TEAM_ORIGIN = "team:"
 """Votes read from a teammate's committed ``house-rules.md`` carry origins ``team:<file>``."""
 
 
+def _timeline(votes: Sequence[VoteRow]) -> list[VoteRow]:
+    """The corrective votes, oldest first (stored order breaks ties of the clock)."""
+    order = sorted(range(len(votes)), key=lambda k: (votes[k].created_at, k))
+    return [votes[k] for k in order if votes[k].kind in _CORRECTIVE]
+
+
+def _weighed(votes: Sequence[VoteRow], timeline: Sequence[VoteRow]) -> dict[str, float]:
+    """Each value's weight, corrections discounted by how many corrections came after.
+
+    Without corrections every vote counts at its own weight. With them, a count over
+    the code stops counting for the weighing: it describes the code as it was, often
+    as the agent wrote it, while a correction is the user saying what they want (it
+    still counts in ``support``/``against``). Config files and words from the user
+    keep their full weight: they are statements, not history.
+    """
+    weights: dict[str, float] = {}
+    if not timeline:
+        for vote in votes:
+            weights[vote.value] = weights.get(vote.value, 0.0) + vote.weight
+        return weights
+    newest_first = list(dict.fromkeys(vote.origin for vote in reversed(timeline)))
+    later = {origin: rank for rank, origin in enumerate(newest_first)}
+    for vote in votes:
+        if vote.kind in _CORRECTIVE:
+            weight = vote.weight * RECENCY ** later[vote.origin]
+        elif vote.kind == "observation":
+            continue
+        else:
+            weight = vote.weight
+        weights[vote.value] = weights.get(vote.value, 0.0) + weight
+    return weights
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'s' if count != 1 else ''}"
+
+
+def _corrective_evidence(timeline: Sequence[VoteRow], value: str, agree: str, noun: str) -> str:
+    """``2 corrections · 100% agree``, or the recent run next to the totals when they differ.
+
+    A rule that turned after a change of mind says so in counts a user can check:
+    ``3 of the last 3 corrections · 3 of 8 in all``.
+    """
+    by_origin = {vote.origin: vote.value for vote in timeline}
+    newest_first = list(dict.fromkeys(vote.origin for vote in reversed(timeline)))
+    total = len(newest_first)
+    agreeing = sum(1 for origin in newest_first if by_origin[origin] == value)
+    if agreeing == total:
+        return f"{_plural(agreeing, noun)} · {agree}"
+    if total <= RECENT_WINDOW:
+        return f"{agreeing} of {_plural(total, noun)}"
+    recent = sum(1 for origin in newest_first[:RECENT_WINDOW] if by_origin[origin] == value)
+    return f"{recent} of the last {RECENT_WINDOW} {noun}s · {agreeing} of {total} in all"
+
+
 def summarize(row: RuleRow) -> Rule:
     """Fold a dimension's votes into the rule a user sees."""
-    weights: dict[str, float] = {}
+    totals: dict[str, float] = {}
     latest: dict[str, VoteRow] = {}
     for vote in row.votes:
-        weights[vote.value] = weights.get(vote.value, 0.0) + vote.weight
+        totals[vote.value] = totals.get(vote.value, 0.0) + vote.weight
         previous = latest.get(vote.value)
         if previous is None or vote.created_at >= previous.created_at:
             latest[vote.value] = vote
-    if not weights:
+    if not totals:
         return Rule(
             key=row.key,
             scope=row.scope,
@@ -56,15 +132,17 @@ def summarize(row: RuleRow) -> Rule:
             created_at=row.created_at,
             updated_at=row.updated_at,
         )
+    timeline = _timeline(row.votes)
+    weights = _weighed(row.votes, timeline)
     value = max(weights, key=lambda candidate: (weights[candidate], latest[candidate].created_at))
-    support = weights[value]
-    against = sum(weights.values()) - support
+    support = totals[value]
+    against = sum(totals.values()) - support
+    weighed_total = sum(weights.values())
+    strength = weights[value] / weighed_total if weighed_total else 0.0
     winning = [vote for vote in row.votes if vote.value == value]
     kinds = {vote.kind for vote in winning}
     corrections = len({vote.origin for vote in winning if vote.kind == "correction"})
     denials = len({vote.origin for vote in winning if vote.kind == "denial"})
-    total = support + against
-    strength = support / total if total else 0.0
 
     if "user" in kinds:
         source = "user"
@@ -87,9 +165,13 @@ def summarize(row: RuleRow) -> Rule:
     if source == "user":
         evidence = "taught by you"
     elif corrections:
-        evidence = f"{corrections} correction{'s' if corrections != 1 else ''} · {agree}"
+        evidence = _corrective_evidence(
+            [vote for vote in timeline if vote.kind == "correction"], value, agree, "correction"
+        )
     elif denials:
-        evidence = f"{denials} denial{'s' if denials != 1 else ''} · {agree}"
+        evidence = _corrective_evidence(
+            [vote for vote in timeline if vote.kind == "denial"], value, agree, "denial"
+        )
     elif "evidence" in kinds:
         sources = sorted(
             {vote.detail.split(":", 1)[0] for vote in winning if vote.kind == "evidence"}
@@ -122,6 +204,7 @@ def summarize(row: RuleRow) -> Rule:
         updated_at=row.updated_at,
         evidence=evidence,
         team=team,
+        weighed_strength=strength,
     )
 
 

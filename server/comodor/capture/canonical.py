@@ -39,6 +39,10 @@ def _logical_lines(lexed: Lexed, language: str | None, renames: Mapping[str, str
     python = language == "python"
     table = _JS_OPENERS if language in JS_LIKE else _OPENERS
     renamer = _renamer(renames)
+
+    def rename(text: str) -> str:
+        return renamer.sub(lambda m: renames[m.group(0)], text) if renamer else text
+
     out: list[str] = []
     stack = [0]
     pending: list[str] = []
@@ -60,7 +64,7 @@ def _logical_lines(lexed: Lexed, language: str | None, renames: Mapping[str, str
         if depth > 0 or code.rstrip().endswith("\\"):
             continue
         depth = 0
-        text = lexed.spell("".join(pending))
+        text = lexed.spell("".join(pending), rename)
         pending = []
         if language in JS_LIKE:
             text = text.rstrip(";")
@@ -71,7 +75,7 @@ def _logical_lines(lexed: Lexed, language: str | None, renames: Mapping[str, str
         if text:
             out.append(prefix + text)
     if pending:
-        out.append(prefix + lexed.spell("".join(pending)))
+        out.append(prefix + lexed.spell("".join(pending), rename))
     return out
 
 

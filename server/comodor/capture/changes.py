@@ -27,6 +27,8 @@ class ChangeSet:
     added: tuple[int, ...]
     pairs: tuple[tuple[int, int], ...]
     """(before line, after line) of replaced lines that are edits of each other."""
+    hunks: tuple[tuple[range, range], ...] = ()
+    """Each run of changed lines: (its lines before, its lines after); one may be empty."""
 
     @property
     def changed_lines(self) -> int:
@@ -97,10 +99,12 @@ def compute_changes(before_text: str, after_text: str) -> ChangeSet:
     removed: list[int] = []
     added: list[int] = []
     pairs: list[tuple[int, int]] = []
+    hunks: list[tuple[range, range]] = []
     for tag, a1, a2, b1, b2 in matcher.get_opcodes():
         if tag == "equal":
             continue
         i1, i2, j1, j2 = a1 + head, a2 + head, b1 + head, b2 + head
+        hunks.append((range(i1, i2), range(j1, j2)))
         removed.extend(range(i1, i2))
         added.extend(range(j1, j2))
         if tag == "replace" and i2 - i1 == j2 - j1:
@@ -113,6 +117,7 @@ def compute_changes(before_text: str, after_text: str) -> ChangeSet:
         removed=tuple(removed),
         added=tuple(added),
         pairs=tuple(pairs),
+        hunks=tuple(hunks),
     )
 
 

@@ -1,10 +1,12 @@
 """Turn one user correction of an agent's file into votes for house rules.
 
 The agent wrote ``before``; the user saved ``after``. Only the changed lines are read,
-and each detector votes only when its convention is the whole story of a line pair, so
-a file full of double quotes in which the user fixed two strings to single quotes is a
-vote for single quotes. Whether the user also changed logic is decided separately by
-comparing canonical forms (see :mod:`comodor.capture.canonical`).
+and each detector votes only when its convention is the whole story of a line pair
+(the two lines are the same tokens up to the catalogued conventions), so a file full
+of double quotes in which the user fixed two strings to single quotes is a vote for
+single quotes, and a line the user rewrote is no vote at all. Whether the user also
+changed logic is decided separately by comparing canonical forms (see
+:mod:`comodor.capture.canonical`).
 
 Every vote carries the language of the file: a house rule learned in Python is not
 imposed on TypeScript, and that includes indentation and trailing commas, which
@@ -17,7 +19,13 @@ from collections.abc import Callable
 
 import attrs
 
-from comodor.capture import detect_edits, detect_format, detect_python
+from comodor.capture import (
+    detect_edits,
+    detect_format,
+    detect_imports,
+    detect_naming,
+    detect_python,
+)
 from comodor.capture.canonical import logic_changed
 from comodor.capture.changes import compute_changes, unified_diff
 from comodor.capture.findings import Edit, Finding
@@ -38,7 +46,10 @@ _DETECTORS: tuple[Detector, ...] = (
     detect_python.string_format,
     detect_python.logging_calls,
     detect_edits.comments,
-    detect_edits.function_names,
+    detect_naming.function_names,
+    detect_naming.variable_names,
+    detect_naming.class_names,
+    detect_imports.import_style,
 )
 
 

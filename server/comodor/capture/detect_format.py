@@ -2,14 +2,17 @@
 
 Each looks only at pairs of replaced lines and asks "is the only difference this
 convention?", so an unrelated edit on the same line does not count as a vote.
+Indentation is measured as the step between nesting levels: a line that moved
+because the user wrapped it in a new block, or took it out of one, keeps its width
+per level and teaches nothing (the logic check reports the new block).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from comodor.capture.findings import Edit, Finding, majority, plural
-from comodor.capture.indentation import WIDTHS, indent_char, indent_unit, leading
+from comodor.capture.findings import Edit, Finding, convention_form, majority, plural
+from comodor.capture.indentation import WIDTHS, indent_char, leading, nesting_depths
 from comodor.capture.languages import JS_LIKE, QUOTE_LANGUAGES
 from comodor.capture.lexer import StringLit, simple_quoted, unescaped_body
 
@@ -42,7 +45,8 @@ def quotes(edit: Edit) -> list[Finding]:
         return []
     swaps: Counter[str] = Counter()
     for i, j in edit.changes.pairs:
-        swaps += _quote_swaps(edit.before.strings_on(i), edit.after.strings_on(j))
+        if edit.same_up_to_conventions(i, j):
+            swaps += _quote_swaps(edit.before.strings_on(i), edit.after.strings_on(j))
     verdict = majority(swaps["'"], swaps['"'])
     if verdict is None:
         return []
@@ -57,30 +61,42 @@ def _same_code(edit: Edit, i: int, j: int) -> bool:
 
 
 def indentation(edit: Edit) -> list[Finding]:
-    """Vote for tabs/spaces and for the width of a level when the user re-indented lines."""
+    """Vote for tabs/spaces and for the width of a level when the user re-indented lines.
+
+    A pair counts only when its code is unchanged and the line sits at the same depth
+    before and after; the width per level is its indentation divided by that depth.
+    """
     style: Counter[str] = Counter()
     widths: Counter[int] = Counter()
-    before_unit = indent_unit(edit.before.masked)
-    for i, j in edit.changes.pairs:
+    old_widths: Counter[int] = Counter()
+    reindented = [
+        (i, j)
+        for i, j in edit.changes.pairs
+        if leading(edit.before.lines[i]) != leading(edit.after.lines[j]) and _same_code(edit, i, j)
+    ]
+    if not reindented:
+        return []
+    before_depths = nesting_depths(edit.before.masked)
+    after_depths = nesting_depths(edit.after.masked)
+    for i, j in reindented:
         old, new = edit.before.lines[i], edit.after.lines[j]
-        if leading(old) == leading(new) or not _same_code(edit, i, j):
-            continue
+        depth = before_depths[i] if i < len(before_depths) else None
+        if not depth or depth != (after_depths[j] if j < len(after_depths) else None):
+            continue  # re-nested (a block added or removed), or its level cannot be read
         old_char, new_char = indent_char(old), indent_char(new)
         if old_char and new_char and old_char != new_char:
             style[new_char] += 1
-        if new_char != "spaces":
+        if new_char != "spaces" or old_char is None:
             continue
-        if old_char == "tabs":
-            level = len(leading(old))
-        elif old_char == "spaces" and before_unit:
-            level, rest = divmod(len(leading(old)), before_unit)
-            if rest:
+        width, rest = divmod(len(leading(new)), depth)
+        if rest or width not in WIDTHS:
+            continue
+        if old_char == "spaces":
+            old_width, old_rest = divmod(len(leading(old)), depth)
+            if old_rest or old_width == width:
                 continue
-        else:
-            continue
-        width, rest = divmod(len(leading(new)), level) if level else (0, 1)
-        if not rest and width in WIDTHS:
-            widths[width] += 1
+            old_widths[old_width] += 1
+        widths[width] += 1
     found: list[Finding] = []
     verdict = majority(style["spaces"], style["tabs"])
     if verdict is not None:
@@ -95,10 +111,8 @@ def indentation(edit: Edit) -> list[Finding]:
     if widths:
         ranked = widths.most_common()
         width, count = ranked[0]
-        outvoted = len(ranked) > 1 and ranked[1][1] == count
-        unchanged = width == before_unit and not style["spaces"]
-        if not outvoted and not unchanged:
-            was = f"from {before_unit} " if before_unit and not style["spaces"] else ""
+        if len(ranked) == 1 or ranked[1][1] < count:
+            was = f"from {old_widths.most_common(1)[0][0]} " if old_widths else ""
             found.append(
                 Finding(
                     "indent.width",
@@ -116,6 +130,8 @@ def semicolons(edit: Edit) -> list[Finding]:
     added = removed = 0
     for i, j in edit.changes.pairs:
         old, new = edit.before.squashed(i), edit.after.squashed(j)
+        if not _same_statement(edit, i, j):
+            continue
         if old.endswith(";") and old[:-1] == new and new:
             removed += 1
         elif new.endswith(";") and new[:-1] == old and old:
@@ -127,6 +143,37 @@ def semicolons(edit: Edit) -> list[Finding]:
     value = "always" if to_always else "never"
     verb = "added" if to_always else "removed"
     return [Finding("js.semicolons", value, f"{verb} {plural(count, 'semicolon')} at line ends")]
+
+
+_OPENERS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+_OPENER_LOOKBACK = 400
+
+
+def _opener(masked: tuple[str, ...], index: int) -> int | None:
+    """The line that opened the bracket a closing line (``};``, ``});``) starts by closing."""
+    need = 1
+    for k in range(index - 1, max(-1, index - 1 - _OPENER_LOOKBACK), -1):
+        for ch in reversed(masked[k]):
+            need += -_OPENERS.get(ch, 0)
+            if need == 0:
+                return k
+    return None
+
+
+def _same_statement(edit: Edit, i: int, j: int) -> bool:
+    """Whether a semicolon on a closing line ends the same statement on both sides.
+
+    ``};`` → ``}`` is a semicolon dropped by a changed statement when the line that
+    opened it changed too (``type T = {`` became ``interface T {``).
+    """
+    if edit.before.squashed(i)[:1] not in _CLOSERS:
+        return True
+    old, new = _opener(edit.before.masked, i), _opener(edit.after.masked, j)
+    if old is None or new is None:
+        return False
+    return convention_form(edit.before, old, edit.language) == convention_form(
+        edit.after, new, edit.language
+    )
 
 
 def _closes_next(lines: tuple[str, ...], masked: tuple[str, ...], index: int) -> bool:

@@ -1,10 +1,16 @@
-"""Correction detectors for Python habits: return annotations, string formatting, logging."""
+"""Correction detectors for Python habits: return annotations, string formatting, logging.
+
+The two idiom rewrites (``.format`` → f-string, ``print`` → ``logger``) cannot be the
+same tokens before and after; instead a line votes only when it uses no name the
+old line lacked, apart from the idiom's own words.
+"""
 
 from __future__ import annotations
 
 import re
 
 from comodor.capture.findings import Edit, Finding, majority, plural
+from comodor.capture.lexer import PLACEHOLDER
 
 _DEF_OR_CLOSE = re.compile(r"^(?:(?:async)?def\w|\))")
 _RETURN_ANNOTATION = re.compile(r"->.*?(?=:$)")
@@ -92,6 +98,49 @@ def return_annotations(edit: Edit) -> list[Finding]:
     ]
 
 
+def _format_switch(old: str, new: str) -> str | None:
+    old_style = bool(_OLD_FORMAT.search(old)), bool(_FSTRING.search(old))
+    new_style = bool(_OLD_FORMAT.search(new)), bool(_FSTRING.search(new))
+    if old_style == (True, False) and new_style == (False, True):
+        return "fstring"
+    if old_style == (False, True) and new_style == (True, False):
+        return "format"
+    return None
+
+
+def _logging_switch(old: str, new: str) -> str | None:
+    old_print, new_print = bool(_PRINT.search(old)), bool(_PRINT.search(new))
+    old_log, new_log = bool(_LOGGER_CALL.search(old)), bool(_LOGGER_CALL.search(new))
+    if old_print and not old_log and new_log and not new_print:
+        return "logging"
+    if old_log and not old_print and new_print and not new_log:
+        return "print"
+    return None
+
+
+def _balanced(code: str) -> bool:
+    return sum(code.count(ch) for ch in "([{") == sum(code.count(ch) for ch in ")]}")
+
+
+def _idiom_switches(edit: Edit, i: int, j: int) -> tuple[str | None, str | None]:
+    """How line pair (i, j) switched string formatting and output, if that is all it did.
+
+    Both lines must hold whole expressions (a call continued on the next line is only
+    half seen), and the new line may use no name the old one lacked, apart from the
+    words of the idioms it switched.
+    """
+    old, new = edit.before.masked[i], edit.after.masked[j]
+    if not (_balanced(PLACEHOLDER.sub("", old)) and _balanced(PLACEHOLDER.sub("", new))):
+        return None, None
+    formatting, output = _format_switch(old, new), _logging_switch(old, new)
+    vocabulary = (_FORMAT_VOCABULARY if formatting else frozenset()) | (
+        _LOGGING_VOCABULARY if output else frozenset()
+    )
+    if not vocabulary or not _only_reworded(edit.before.lines[i], edit.after.lines[j], vocabulary):
+        return None, None
+    return formatting, output
+
+
 def string_format(edit: Edit) -> list[Finding]:
     """Vote for f-strings or for str.format()/% when the user rewrote one into the other."""
     if edit.language != "python":
@@ -99,23 +148,16 @@ def string_format(edit: Edit) -> list[Finding]:
     to_f: set[tuple[int, int]] = set()
     to_old: set[tuple[int, int]] = set()
     for i, j in edit.changes.pairs:
-        old_code, new_code = edit.before.masked[i], edit.after.masked[j]
-        old_style = bool(_OLD_FORMAT.search(old_code)), bool(_FSTRING.search(old_code))
-        new_style = bool(_OLD_FORMAT.search(new_code)), bool(_FSTRING.search(new_code))
-        if old_style == (True, False) and new_style == (False, True):
+        switched, _ = _idiom_switches(edit, i, j)
+        if switched == "fstring":
             to_f.add((i, j))
-        elif old_style == (False, True) and new_style == (True, False):
+        elif switched == "format":
             to_old.add((i, j))
     verdict = majority(len(to_f), len(to_old))
     if verdict is None:
         return []
     to_fstring, count, _ = verdict
-    pairs = to_f if to_fstring else to_old
-    explained = frozenset(
-        (i, j)
-        for i, j in pairs
-        if _only_reworded(edit.before.lines[i], edit.after.lines[j], _FORMAT_VOCABULARY)
-    )
+    explained = frozenset(to_f if to_fstring else to_old)
     if to_fstring:
         return [
             Finding(
@@ -142,23 +184,16 @@ def logging_calls(edit: Edit) -> list[Finding]:
     to_log: set[tuple[int, int]] = set()
     to_print: set[tuple[int, int]] = set()
     for i, j in edit.changes.pairs:
-        old, new = edit.before.masked[i], edit.after.masked[j]
-        old_print, new_print = bool(_PRINT.search(old)), bool(_PRINT.search(new))
-        old_log, new_log = bool(_LOGGER_CALL.search(old)), bool(_LOGGER_CALL.search(new))
-        if old_print and not old_log and new_log and not new_print:
+        _, switched = _idiom_switches(edit, i, j)
+        if switched == "logging":
             to_log.add((i, j))
-        elif old_log and not old_print and new_print and not new_log:
+        elif switched == "print":
             to_print.add((i, j))
     verdict = majority(len(to_log), len(to_print))
     if verdict is None:
         return []
     to_logging, count, _ = verdict
-    pairs = to_log if to_logging else to_print
-    explained = frozenset(
-        (i, j)
-        for i, j in pairs
-        if _only_reworded(edit.before.lines[i], edit.after.lines[j], _LOGGING_VOCABULARY)
-    )
+    explained = frozenset(to_log if to_logging else to_print)
     if to_logging:
         setup = frozenset(
             j for j in edit.changes.added if _LOGGING_SETUP.match(edit.after.masked[j])

@@ -1,13 +1,25 @@
-"""The shared vocabulary of the correction detectors: what they read and what they report."""
+"""The shared vocabulary of the correction detectors: what they read and what they report.
+
+Every detector votes only for what changed *for its dimension*: a pair of lines
+counts when the two are the same tokens once the catalogued conventions are set
+aside (:meth:`Edit.same_up_to_conventions`). A line whose logic changed as well
+teaches nothing, however its quotes or commas moved.
+"""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 import attrs
 
 from comodor.capture.changes import ChangeSet
+from comodor.capture.languages import JS_LIKE
 from comodor.capture.lexer import Lexed
+
+_IDENTIFIER = re.compile(r"(?<![\w\x01])[A-Za-z_$][\w$]*")
+_RETURN_ANNOTATION = re.compile(r"^((?:async)?def\w+\(.*\))->.*:$")
+_COMMA_BEFORE_CLOSER = re.compile(r",([)\]}])")
 
 
 @attrs.frozen
@@ -18,6 +30,30 @@ class Edit:
     before: Lexed
     after: Lexed
     language: str | None
+
+    def same_up_to_conventions(self, i: int, j: int) -> bool:
+        """Whether before line ``i`` and after line ``j`` differ only by catalogued conventions.
+
+        Spacing, indentation, quote style, statement semicolons, trailing commas,
+        Python return annotations and the casing of names are set aside; anything else
+        that differs (an operator, a number, a word) means the line changed meaning.
+        """
+        return convention_form(self.before, i, self.language) == convention_form(
+            self.after, j, self.language
+        )
+
+
+def convention_form(lexed: Lexed, line: int, language: str | None) -> str:
+    """The code of ``line`` with every convention the catalog knows of set aside."""
+    if line >= len(lexed.masked):
+        return ""
+    code = _IDENTIFIER.sub(lambda m: m.group(0).replace("_", "").lower(), lexed.masked[line])
+    text = lexed.spell(code)
+    if language in JS_LIKE:
+        text = text.rstrip(";")
+    if language == "python":
+        text = _RETURN_ANNOTATION.sub(r"\1:", text)
+    return _COMMA_BEFORE_CLOSER.sub(r"\1", text).rstrip(",")
 
 
 @attrs.frozen

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
 import attrs
@@ -118,10 +119,22 @@ class Lexed:
             return ""
         return self.spell(self.masked[line])
 
-    def spell(self, code: str) -> str:
-        """Squash masked ``code``: drop whitespace, spell its literals with one quote."""
+    def spell(self, code: str, fstrings: Callable[[str], str] | None = None) -> str:
+        """Squash masked ``code``: drop whitespace, spell its literals with one quote.
+
+        ``fstrings`` rewrites the spelling of interpolating literals (Python f-strings,
+        JavaScript template literals), whose bodies hold code: a renamed variable is
+        renamed inside ``f"{name}"`` and ``${name}`` too.
+        """
         code = _WHITESPACE.sub("", code)
-        return PLACEHOLDER.sub(lambda m: _spelled(self.strings[int(m.group(1))]), code)
+
+        def literal(m: re.Match[str]) -> str:
+            lit = self.strings[int(m.group(1))]
+            text = _spelled(lit)
+            interpolates = lit.is_fstring or lit.quote == "`"
+            return fstrings(text) if fstrings is not None and interpolates else text
+
+        return PLACEHOLDER.sub(literal, code)
 
     def comments_on(self, line: int) -> list[Comment]:
         """Return the comments that start on ``line`` (0-based)."""

@@ -12,6 +12,7 @@ from collections import Counter, defaultdict
 
 import attrs
 
+from comodor.capture.detect_naming import declared_names
 from comodor.capture.indentation import WIDTHS, indent_unit
 from comodor.capture.languages import JS_LIKE, QUOTE_LANGUAGES
 from comodor.capture.lexer import Lexed, simple_quoted
@@ -39,6 +40,9 @@ _UNIT_NOUN = {
     "js.semicolons": "statements",
     "python.return_annotations": "functions",
     "trailing_commas": "multi-line lists",
+    "naming.functions": "function names",
+    "naming.variables": "variable names",
+    "naming.classes": "class names",
 }
 _PHRASE = {
     ("quotes.style", "single"): "use single quotes",
@@ -51,6 +55,11 @@ _PHRASE = {
     ("python.return_annotations", "removed"): "leave their return type unannotated",
     ("trailing_commas", "always"): "end with a trailing comma",
     ("trailing_commas", "never"): "end without a trailing comma",
+    **{
+        (key, shape): f"are in {shape}"
+        for key in ("naming.functions", "naming.variables", "naming.classes")
+        for shape in ("snake_case", "camelCase", "PascalCase")
+    },
 }
 
 
@@ -63,7 +72,7 @@ class Tally:
     widths: dict[str, Counter[int]] = attrs.field(factory=lambda: defaultdict(Counter))
 
     def add_file(self, lexed: Lexed, language: str) -> None:
-        """Count one file's quotes, indentation, semicolons, annotations and commas."""
+        """Count one file's quotes, indentation, semicolons, annotations, commas and names."""
         self.files[language] += 1
         if language in QUOTE_LANGUAGES:
             quotes = self.counts[(language, "quotes.style")]
@@ -79,6 +88,9 @@ class Tally:
             self.widths[language][unit] += 1
         if language in JS_LIKE:
             self._semicolons(lexed, language)
+        if language == "python" or language in JS_LIKE:
+            for key, shape in declared_names(code, language):
+                self.counts[(language, key)][shape] += 1
         if language == "python":
             annotations = self.counts[(language, "python.return_annotations")]
             for m in _DEF.finditer(code):

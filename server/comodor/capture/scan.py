@@ -27,7 +27,7 @@ The head of a file shows its conventions as well as its whole; the budget keeps 
 sample of large files as fast as one of small files.
 """
 MIN_CHARS_PER_FILE = 4_000
-SCANNER_VERSION = "1"
+SCANNER_VERSION = "2"
 """Part of the fingerprint, so a smarter scanner rescans projects scanned by an older one."""
 
 

@@ -112,6 +112,36 @@ CATALOG: Mapping[str, Dimension] = {
             camelCase="Name functions in camelCase.",
         ),
         _dim(
+            "naming.variables",
+            "style",
+            snake_case="Name variables in snake_case.",
+            camelCase="Name variables in camelCase.",
+        ),
+        _dim(
+            "naming.classes",
+            "style",
+            PascalCase="Name classes in PascalCase.",
+            snake_case="Name classes in snake_case.",
+            camelCase="Name classes in camelCase.",
+        ),
+        _dim(
+            "python.import_style",
+            "style",
+            **{
+                "from": "Import names from modules (`from module import name`), not whole modules.",
+                "module": "Import whole modules (`import module`) and qualify names as "
+                "`module.name`.",
+            },
+        ),
+        _dim(
+            "js.import_style",
+            "style",
+            named="Use named imports (`import { name } from 'module'`), not namespace or "
+            "default imports.",
+            namespace="Import modules whole (`import * as module from 'module'`) and qualify "
+            "names as `module.name`.",
+        ),
+        _dim(
             "trailing_commas",
             "style",
             always="Put a trailing comma after the last item of multi-line literals and calls.",
