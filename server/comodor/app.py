@@ -30,6 +30,7 @@ from comodor.brain.engine import LearningEngine
 from comodor.brain.errors import BrainUnavailable, InvalidInput
 from comodor.brain.lessons_md import lessons_markdown
 from comodor.brain.models import Lesson, Rule
+from comodor.capture.own_writes import OwnWrites
 from comodor.capture.tracker import CaptureTracker
 from comodor.paths import (
     default_brain_path,
@@ -89,12 +90,16 @@ class ComodorApp:
                 f"Comodor cannot use its brain: {error} Until that is fixed it runs on a "
                 f"temporary brain ({fallback}); nothing learned meanwhile is kept."
             )
+        self.own_writes = OwnWrites(self.engine.store)
+        """Files Comodor writes (sync, export): noted before each write, never agent writes."""
         self.tracker: CaptureTracker | None = None
         if self.workspace is not None:
             self.tracker = CaptureTracker(
                 self.engine,
                 self.workspace,
                 max_file_bytes=self.settings.watch.max_file_bytes,
+                own_writes=self.own_writes,
+                own_folders=(self.engine.blobs.root,),
             )
             self.engine.capture_hook = None
         self._listeners: list[MemoryListener] = []
@@ -252,6 +257,7 @@ class ComodorApp:
         if in_git_folder(self.workspace, target) or target.is_dir():
             raise InvalidInput(field, f"{raw!r} is not a file Comodor may write")
         data = self.rules_markdown().encode("utf-8")
+        self.own_writes.note(target, data)
         try:
             write_atomic(target, data, allowed=writable_folder(self.workspace))
         except UnsafeWrite as error:

@@ -33,6 +33,38 @@ def _file_path(uri: str) -> Path | None:
         return None
 
 
+_EVERY_FILE = types.FileOperationRegistrationOptions(
+    filters=[
+        types.FileOperationFilter(
+            scheme="file",
+            pattern=types.FileOperationPattern(
+                glob="**/*", matches=types.FileOperationPatternKind.File
+            ),
+        )
+    ]
+)
+"""Files the editor creates (explorer, paste) are its own, never an agent's writes."""
+
+
+def _tell_tracker(ls: ComodorServer, params: types.CreateFilesParams, when: str) -> None:
+    """Pass the editor's file creations to the tracker, on the brain thread (it reads disk)."""
+    app = ls.app
+    if app is None or app.tracker is None:
+        return
+    tracker = app.tracker
+    paths = [path for path in map(_file_path, (f.uri for f in params.files)) if path is not None]
+
+    def note() -> None:
+        inside = [path for path in paths if tracker.inside(path)]
+        if inside and when == "will":
+            tracker.editor_will_create(inside)
+        elif inside:
+            tracker.editor_created(inside)
+
+    if paths:
+        ls.brain.submit(note)
+
+
 def _debounce(ls: ComodorServer, key: str, callback: Any) -> None:
     loop = ls.loop
     if loop is None:
@@ -66,6 +98,17 @@ def register(server: ComodorServer) -> None:
         tracker, text = app.tracker, params.text_document.text
         if tracker.inside(path):
             ls.brain.submit(lambda: tracker.did_open(path, text))
+
+    @server.feature(types.WORKSPACE_WILL_CREATE_FILES, _EVERY_FILE)
+    def will_create_files(
+        ls: ComodorServer, params: types.CreateFilesParams
+    ) -> types.WorkspaceEdit | None:
+        _tell_tracker(ls, params, "will")
+        return None
+
+    @server.feature(types.WORKSPACE_DID_CREATE_FILES, _EVERY_FILE)
+    def did_create_files(ls: ComodorServer, params: types.CreateFilesParams) -> None:
+        _tell_tracker(ls, params, "did")
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams) -> None:
