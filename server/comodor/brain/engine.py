@@ -797,25 +797,25 @@ class LearningEngine:
     # -- denials, corrections and undos ----------------------------------- #
 
     def on_denied(self, tool: str, subject: str, reason: str = "denied") -> list[Rule]:
-        """A refused permission, counted towards an ``avoid`` rule for that command."""
+        """A refused permission: a confident ``avoid`` rule ("ask first") for what was refused."""
         tool = _require_text("tool", tool, max_chars=200)
         subject = _require_text("subject", subject, max_chars=MAX_QUERY_CHARS)
         if reason.strip().lower() in signals.NOT_DENIALS:
             return []  # a timeout or a cancellation says nothing about the user's wishes
         if not self.settings.enabled or not self.settings.corrections:
             return []
-        key = signals.denial_key(tool, redact(subject))
-        signal_id = self.store.add_signal(
-            "denial", self.project_scope, f"{tool}: {redact(subject)[:500]}"
-        )
+        clean = redact(subject)
+        key = signals.denial_key(tool, clean)
+        signal_id = self.store.add_signal("denial", self.project_scope, f"{tool}: {clean[:500]}")
+        denied = " ".join(clean.replace("`", "'").split())[:200]
         vote = Vote(
             key=key.key,
             value="ask",
             category="avoid",
             language=None,
             kind="denial",
-            statement=f"Do not run `{key.subject}` without asking first.",
-            detail=f"you denied {tool} `{key.subject}`",
+            statement=key.statement,
+            detail=f"you denied {tool} `{denied}`",
         )
         self.record_votes([vote], origin=f"denial:{signal_id}")
         return [rule for rule in self._rules if rule.key == key.key]

@@ -9,7 +9,8 @@ rather than two contradictory rules side by side.
 
 Confidence is earned, not assumed: a rule learned from corrections needs two
 agreeing corrections from two different saves and at least 70% agreement. One
-correction might be a whim; two in different files is a habit.
+correction might be a whim; two in different files is a habit. A denial is the
+exception: a user who refused a command once has said "ask me first".
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ CONFIDENT_STRENGTH = 0.7
 """Minimum agreement for a rule to shape the assistant's behaviour."""
 CONFIDENT_REPEATS = 2
 """Corrections (or denials) from distinct saves needed before a learned rule is confident."""
+
+REPEATS_PER_DENIAL = CONFIDENT_REPEATS
+"""A denial counts as enough repeats on its own: a user who refused once said "ask first"."""
 
 _CORRECTIVE = ("correction", "denial")
 TEAM_ORIGIN = "team:"
@@ -73,7 +77,7 @@ def summarize(row: RuleRow) -> Rule:
     else:
         source = "observation"
 
-    repeats = corrections + denials
+    repeats = corrections + denials * REPEATS_PER_DENIAL
     confident = (
         row.pinned
         or source == "user"
