@@ -30,6 +30,11 @@ CONFIDENT_REPEATS = 2
 REPEATS_PER_DENIAL = CONFIDENT_REPEATS
 """A denial counts as enough repeats on its own: a user who refused once said "ask first"."""
 
+CONSENSUS = "consensus"
+"""Votes of an overwhelming observation of the code: confident on their own, like a
+config file, and their counts are the rule's evidence (see ``capture.observe``)."""
+_STAND_ALONE = frozenset({"evidence", CONSENSUS})
+
 _CORRECTIVE = ("correction", "denial")
 TEAM_ORIGIN = "team:"
 """Votes read from a teammate's committed ``house-rules.md`` carry origins ``team:<file>``."""
@@ -82,7 +87,8 @@ def summarize(row: RuleRow) -> Rule:
         row.pinned
         or source == "user"
         or (
-            strength >= CONFIDENT_STRENGTH and (repeats >= CONFIDENT_REPEATS or "evidence" in kinds)
+            strength >= CONFIDENT_STRENGTH
+            and (repeats >= CONFIDENT_REPEATS or not kinds.isdisjoint(_STAND_ALONE))
         )
     )
     agree = f"{round(strength * 100)}% agree"
@@ -97,6 +103,8 @@ def summarize(row: RuleRow) -> Rule:
             {vote.detail.split(":", 1)[0] for vote in winning if vote.kind == "evidence"}
         )
         evidence = f"{', '.join(sources)[:60] or 'project config'} · {agree}"
+    elif CONSENSUS in kinds:
+        evidence = f"{consensus_counts(winning)} · {agree}"
     else:
         count = sum(1 for vote in winning if vote.kind == "observation")
         evidence = f"{count} observation{'s' if count != 1 else ''} of the code · {agree}"
@@ -125,6 +133,13 @@ def summarize(row: RuleRow) -> Rule:
         evidence=evidence,
         team=team,
     )
+
+
+def consensus_counts(votes: Sequence[VoteRow]) -> str:
+    """The counts of the latest overwhelming observation: ``482 of 485 strings in 24 files``."""
+    latest = max((vote for vote in votes if vote.kind == CONSENSUS), key=lambda v: v.created_at)
+    counts, _, _ = latest.detail.partition(" files ")
+    return f"{counts} files" if counts != latest.detail else latest.detail[:80]
 
 
 def applies_to(rule: Rule, language: str | None) -> bool:
