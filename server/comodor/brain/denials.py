@@ -100,6 +100,8 @@ class DenialKey:
     key: str
     subject: str
     statement: str = ""
+    denied: str = ""
+    """The whole subject as denied, fit to quote in a rule's detail."""
 
 
 def _slug(text: str, limit: int = 60) -> str:
@@ -289,6 +291,11 @@ def _file_key(tool: str, subject: str) -> DenialKey | None:
 
 def denial_key(tool: str, subject: str) -> DenialKey:
     """Key a denial on what was refused (see the module docstring)."""
+    key = _denial_key(tool, subject)
+    return attrs.evolve(key, denied=" ".join(subject.replace("`", "'").split())[:200])
+
+
+def _denial_key(tool: str, subject: str) -> DenialKey:
     tool_name = tool.strip() or "tool"
     lowered = tool_name.lower()
     key: DenialKey | None = None

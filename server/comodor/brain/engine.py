@@ -804,10 +804,10 @@ class LearningEngine:
             return []  # a timeout or a cancellation says nothing about the user's wishes
         if not self.settings.enabled or not self.settings.corrections:
             return []
-        clean = redact(subject)
-        key = signals.denial_key(tool, clean)
-        signal_id = self.store.add_signal("denial", self.project_scope, f"{tool}: {clean[:500]}")
-        denied = " ".join(clean.replace("`", "'").split())[:200]
+        key = signals.denial_key(tool, redact(subject))
+        signal_id = self.store.add_signal(
+            "denial", self.project_scope, f"{tool}: {redact(subject)[:500]}"
+        )
         vote = Vote(
             key=key.key,
             value="ask",
@@ -815,7 +815,7 @@ class LearningEngine:
             language=None,
             kind="denial",
             statement=key.statement,
-            detail=f"you denied {tool} `{denied}`",
+            detail=f"you denied {tool} `{key.denied}`",
         )
         self.record_votes([vote], origin=f"denial:{signal_id}")
         return [rule for rule in self._rules if rule.key == key.key]
