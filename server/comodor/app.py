@@ -37,6 +37,7 @@ from comodor.brain.freshness import ChangeWatcher
 from comodor.brain.lessons_md import lessons_markdown
 from comodor.brain.worker import BrainWorker
 from comodor.capture.languages import language_of
+from comodor.capture.own_writes import OwnWrites
 from comodor.capture.tracker import CaptureTracker
 from comodor.paths import (
     default_brain_path,
@@ -89,6 +90,8 @@ class ComodorApp:
         self.engine = self._open_engine(
             session_id or f"s{uuid.uuid4().hex[:8]}", temporary_fallback
         )
+        self.own_writes = OwnWrites(self.engine.store, post=self.worker.post)
+        """Files Comodor writes (sync, export): noted before each write, never agent writes."""
         self.tracker: CaptureTracker | None = None
         if self.workspace is not None:
             self.tracker = CaptureTracker(
@@ -96,6 +99,8 @@ class ComodorApp:
                 self.workspace,
                 max_file_bytes=self.settings.watch.max_file_bytes,
                 post=self.worker.post,
+                own_writes=self.own_writes,
+                own_folders=(self.engine.blobs.root,),
             )
         self.reflection: ReflectionService | None = None
         self.capture: Capture | None = None
@@ -261,6 +266,17 @@ class ComodorApp:
 
         self.worker.post(capture, f"capture the save of {path.name}")
 
+    def files_created(self, uris: list[str], *, done: bool) -> None:
+        """The editor creates (or created) these files: baselines, never agent writes."""
+        tracker = self.tracker
+        paths = [path for path in map(self._tracked, uris) if path is not None]
+        if tracker is None or not paths:
+            return
+        if done:
+            self.worker.post(lambda: tracker.editor_created(paths), "note created files")
+        else:
+            tracker.editor_will_create(paths)  # memory only: the watcher may be waiting
+
     def document_closed(self, uri: str) -> None:
         self._document_queries.pop(uri, None)
 
@@ -295,6 +311,7 @@ class ComodorApp:
         if in_git_folder(self.workspace, target) or target.is_dir():
             raise InvalidInput(field, f"{raw!r} is not a file Comodor may write")
         data = self.rules_markdown().encode("utf-8")
+        self.own_writes.note(target, data)
         try:
             write_atomic(target, data, allowed=writable_folder(self.workspace))
         except UnsafeWrite as error:

@@ -179,6 +179,7 @@ def sync_file(
     create: bool,
     allowed: Callable[[Path], bool],
     before_replace: Callable[[Path], None] | None = None,
+    note_write: Callable[[Path, bytes], None] | None = None,
 ) -> str:
     """Bring ``path``'s block up to date; return ``created``/``updated``/``unchanged``/``skipped``.
 
@@ -186,7 +187,9 @@ def sync_file(
     folder must pass ``allowed`` at the moment of writing (see
     :func:`comodor.brain.atomic.write_atomic`). ``before_replace`` runs after the
     temporary file is written and before the re-check; tests use it to play a
-    user saving the file at the worst moment.
+    user saving the file at the worst moment. ``note_write`` hears of each write just
+    before it happens (see :class:`comodor.capture.own_writes.OwnWrites`), so the
+    watcher never takes Comodor's own write for an agent's.
     """
     front_matter = MDC_FRONT_MATTER if path.suffix == ".mdc" else ()
     for _ in range(MAX_ATTEMPTS):
@@ -205,6 +208,8 @@ def sync_file(
                 before_replace(path)
             return _read(path) == snapshot  # else the user saved: rebuild from theirs
 
+        if note_write is not None:
+            note_write(path, data)
         if write_atomic(path, data, allowed=allowed, before_replace=unchanged_meanwhile):
             return "created" if original is None else "updated"
     raise SyncError(f"{path.name} kept changing while Comodor tried to update it")
@@ -254,6 +259,7 @@ def sync_rules(
     targets: Sequence[tuple[str, bool]],
     *,
     before_replace: Callable[[Path], None] | None = None,
+    note_write: Callable[[Path, bytes], None] | None = None,
 ) -> list[SyncReport]:
     """Sync every target; one target's failure never stops the others."""
     reports = []
@@ -277,7 +283,12 @@ def sync_rules(
             continue
         try:
             action = sync_file(
-                path, rules, create=create, allowed=allowed, before_replace=before_replace
+                path,
+                rules,
+                create=create,
+                allowed=allowed,
+                before_replace=before_replace,
+                note_write=note_write,
             )
         except (SyncError, OSError) as error:
             reports.append(SyncReport(target, "failed", path, str(error)))
@@ -291,7 +302,9 @@ def sync_app(app: ComodorApp, explicit: Sequence[str] = ()) -> list[SyncReport]:
     if app.workspace is None:
         raise SyncError("there is no workspace folder to sync into")
     targets = plan_targets(app.workspace, explicit, app.settings.sync.targets)
-    return sync_rules(app.workspace, app.engine.confident_rules(), targets)
+    return sync_rules(
+        app.workspace, app.engine.confident_rules(), targets, note_write=app.own_writes.note
+    )
 
 
 # -- live ------------------------------------------------------------------------ #
@@ -373,7 +386,10 @@ class LiveSync:
             return
         try:
             reports = sync_rules(
-                app.workspace, app.engine.confident_rules(), [(t, True) for t in targets]
+                app.workspace,
+                app.engine.confident_rules(),
+                [(t, True) for t in targets],
+                note_write=app.own_writes.note,
             )
         except Exception:  # a file problem must never take the server down
             log.exception("syncing house rules failed")

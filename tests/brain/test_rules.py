@@ -122,10 +122,12 @@ def test_forgotten_and_disabled_rules_stop_applying(engine: LearningEngine) -> N
 
 
 def test_denials_key_on_the_command_and_subcommand(engine: LearningEngine) -> None:
-    engine.on_denied("run_shell", "git push --force origin main")
+    first = engine.on_denied("run_shell", "git push --force origin main")
+    assert first[0].confident and first[0].evidence == "1 denial · 100% agree"  # ask first
     denied = engine.on_denied("run_shell", "git push --force origin release")
     assert [r.key for r in denied] == ["denied.shell.git-push-force"]
     assert denied[0].confident and denied[0].category == "avoid"
+    assert denied[0].evidence == "2 denials · 100% agree"
     assert "git push --force" in denied[0].statement
     assert engine.on_denied("run_shell", "git status") != denied
     assert not any(r.key == "denied.shell.git" for r in engine.all_rules())
@@ -166,9 +168,9 @@ def test_export_groups_rules_by_category_with_evidence_and_reads_back(
     engine.teach_rule("Run the linters before pushing.")
     engine.on_denied("run_shell", "rm -rf build")
     text = engine.rules_markdown()
-    assert "## Style" in text and "## Preferences" in text
+    assert "## Style" in text and "## Preferences" in text and "## Avoid" in text
     assert "Use single quotes for strings." in text and "2 corrections · 100% agree" in text
-    assert "rm -rf" not in text  # one denial is not a confident rule
+    assert "Do not run `rm -rf build` without asking first." in text  # one denial: ask first
     parsed = rules_module.parse_markdown(text)
     assert ("quotes.style", "single", "python", "style", "Use single quotes for strings.") in parsed
 

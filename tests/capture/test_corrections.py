@@ -524,7 +524,8 @@ def test_any_edit_of_code_like_text_is_analysed_without_crashing(
         ("site.css", "css"),
         ("package.json", "json"),
         ("README.md", "markdown"),
-        ("Makefile", None),
+        ("Makefile", "makefile"),  # by name: a Makefile's rules are not Python's
+        ("build/rules.mk", "makefile"),
         ("notes.xyz", None),
     ],
 )

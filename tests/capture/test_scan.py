@@ -98,7 +98,7 @@ def test_mixed_code_yields_no_quote_observation(tmp_path: Path) -> None:
     assert find(scan_project(tmp_path), "quotes.style", kind="observation") == []
 
 
-def test_editorconfig_settings_become_evidence_per_language(tmp_path: Path) -> None:
+def test_editorconfig_sections_become_evidence_per_language(tmp_path: Path) -> None:
     write(
         tmp_path,
         ".editorconfig",
@@ -109,15 +109,16 @@ def test_editorconfig_settings_become_evidence_per_language(tmp_path: Path) -> N
     write(tmp_path, "b.ts", "const x = 1;\n")
     write(tmp_path, "c.go", "package c\n")
     scan = scan_project(tmp_path)
-    (everywhere,) = find(scan, "indent.width", kind="evidence", language=None)
-    assert everywhere.value == "2" and everywhere.weight == 2.0
-    assert ".editorconfig" in everywhere.detail and "indent_size = 2" in everywhere.detail
+    # Python says otherwise, so the catch-all is cast per language, never for all of them
+    assert find(scan, "indent.width", kind="evidence", language=None) == []
     (py,) = find(scan, "indent.width", kind="evidence", language="python")
-    assert py.value == "4"
-    assert find(scan, "indent.width", kind="evidence", language="typescript") == []
+    assert py.value == "4" and py.weight == 2.0
+    assert py.detail == ".editorconfig [*.py]: indent_size = 4 (python files)"
+    (ts,) = find(scan, "indent.width", kind="evidence", language="typescript")
+    assert ts.value == "2" and "[*]: indent_size = 2" in ts.detail
     (go_style,) = find(scan, "indent.style", kind="evidence", language="go")
     assert go_style.value == "tabs"
-    assert find(scan, "indent.width", kind="evidence", language="go") == []
+    assert find(scan, "indent.width", kind="evidence", language="go") == []  # tabs: no width
 
 
 def test_pyproject_tools_become_evidence(tmp_path: Path) -> None:

@@ -105,17 +105,17 @@ async def test_a_task_recalls_credits_and_shows_in_progress(session: Session) ->
     assert feedback == {"credited": 1}
 
 
-async def test_denials_of_the_same_command_become_an_avoid_rule(session: Session) -> None:
+async def test_denials_of_the_same_command_become_one_avoid_rule(session: Session) -> None:
     first = await session.command(
         "comodor.denied", {"tool": "run_shell", "subject": "git push --force origin main"}
     )
-    assert [rule["confident"] for rule in first["rules"]] == [False]
+    assert [rule["confident"] for rule in first["rules"]] == [True]  # one denial: ask first
     second = await session.command(
         "comodor.denied", {"tool": "run_shell", "subject": "git push --force origin dev"}
     )
-    rule = second["rules"][0]
+    [rule] = second["rules"]
     assert rule["key"] == "denied.shell.git-push-force" and rule["confident"]
-    assert rule["category"] == "avoid"
+    assert rule["category"] == "avoid" and rule["id"] == first["rules"][0]["id"]
 
 
 async def test_export_writes_inside_the_workspace_and_refuses_outside(session: Session) -> None:

@@ -16,6 +16,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from comodor.sync import BEGIN
 from tests.lsp.conftest import initialize_params
 from tests.lsp.session import SERVER, Session, make_client
+from tests.lsp.test_attribution import marker_write
 from tests.lsp.test_corrections import USER, agent_writes
 
 MINE = "# Claude notes\r\n\r\nKeep this line — ✓\r\nno final newline"
@@ -96,9 +97,13 @@ async def test_a_learned_rule_reaches_the_instruction_files(
     await syncing.command("comodor.setRule", {"id": quotes["id"], "active": False})
     await wait_for_text(agents, "Use single quotes", present=False)
 
-    # our own writes to AGENTS.md are not corrections
-    stats = await syncing.command("comodor.stats")
-    assert stats["corrections"] == 2
+    # our own writes to AGENTS.md and CLAUDE.md are neither agent writes nor corrections,
+    # and neither is the user's edit of them
+    text = (workspace / "AGENTS.md").read_text() + "\nMy own note.\n"
+    syncing.open("AGENTS.md", (workspace / "AGENTS.md").read_text(), language="markdown")
+    syncing.save("AGENTS.md", text)
+    stats = await marker_write(syncing, 3)  # a.py, b.py and the marker
+    assert (stats["agentWrites"], stats["corrections"]) == (3, 2)
 
     # a workspace's settings cannot choose the files Comodor writes (a cloned repository's
     # .vscode/settings.json pointing at .git/config or a virtualenv's activate script)

@@ -15,7 +15,8 @@ Recent corrections weigh more (:data:`RECENCY`): people change their minds, and 
 rule that needed as many new corrections as it once had old ones would go on
 telling the agent the wrong thing for weeks. ``support`` and ``against`` stay plain
 totals and the evidence names both the recent run and the totals ("3 of the last 3
-corrections · 3 of 8 in all"), so nothing is hidden by the weighing.
+corrections · 3 of 8 in all"), so nothing is hidden by the weighing. A denial is the
+exception: a user who refused a command once has said "ask me first".
 """
 
 from __future__ import annotations
@@ -48,6 +49,14 @@ is replaced by doing the other thing, not by waiting. With 0.65, whatever the hi
 """
 RECENT_WINDOW = 3
 """How many of the latest corrections the evidence speaks of when they disagree."""
+
+REPEATS_PER_DENIAL = CONFIDENT_REPEATS
+"""A denial counts as enough repeats on its own: a user who refused once said "ask first"."""
+
+CONSENSUS = "consensus"
+"""Votes of an overwhelming observation of the code: confident on their own, like a
+config file, and their counts are the rule's evidence (see ``capture.observe``)."""
+_STAND_ALONE = frozenset({"evidence", CONSENSUS})
 
 _CORRECTIVE = ("correction", "denial")
 TEAM_ORIGIN = "team:"
@@ -153,12 +162,13 @@ def summarize(row: RuleRow) -> Rule:
     else:
         source = "observation"
 
-    repeats = corrections + denials
+    repeats = corrections + denials * REPEATS_PER_DENIAL
     confident = (
         row.pinned
         or source == "user"
         or (
-            strength >= CONFIDENT_STRENGTH and (repeats >= CONFIDENT_REPEATS or "evidence" in kinds)
+            strength >= CONFIDENT_STRENGTH
+            and (repeats >= CONFIDENT_REPEATS or not kinds.isdisjoint(_STAND_ALONE))
         )
     )
     agree = f"{round(strength * 100)}% agree"
@@ -177,6 +187,8 @@ def summarize(row: RuleRow) -> Rule:
             {vote.detail.split(":", 1)[0] for vote in winning if vote.kind == "evidence"}
         )
         evidence = f"{', '.join(sources)[:60] or 'project config'} · {agree}"
+    elif CONSENSUS in kinds:
+        evidence = f"{consensus_counts(winning)} · {agree}"
     else:
         count = sum(1 for vote in winning if vote.kind == "observation")
         evidence = f"{count} observation{'s' if count != 1 else ''} of the code · {agree}"
@@ -215,6 +227,13 @@ def export_meta_key(target: Path) -> str:
 
 def text_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def consensus_counts(votes: Sequence[VoteRow]) -> str:
+    """The counts of the latest overwhelming observation: ``482 of 485 strings in 24 files``."""
+    latest = max((vote for vote in votes if vote.kind == CONSENSUS), key=lambda v: v.created_at)
+    counts, _, _ = latest.detail.partition(" files ")
+    return f"{counts} files" if counts != latest.detail else latest.detail[:80]
 
 
 def applies_to(rule: Rule, language: str | None) -> bool:

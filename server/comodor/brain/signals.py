@@ -1,83 +1,32 @@
 """Reading signals out of what happened: denials and repeated tool failures.
 
 Both become house rules through votes, like corrections do, so the same
-counting and the same confidence rules apply everywhere.
+counting and the same confidence rules apply everywhere. What a denial is about
+(its key and the words its rule quotes) is :mod:`comodor.brain.denials`' job.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-import shlex
 from collections import Counter
 from collections.abc import Sequence
 
 import attrs
 
+from comodor.brain.denials import DenialKey, denial_key
 from comodor.brain.models import Message
 from comodor.brain.redact import cut, redact
 from comodor.brain.redaction.base import MARKER_RE
 
-SHELL_TOOLS = frozenset(
-    {
-        "run_shell",
-        "shell",
-        "bash",
-        "sh",
-        "terminal",
-        "run_in_terminal",
-        "execute_command",
-        "run_command",
-        "exec",
-        "command",
-    }
-)
-_PREFIXES = frozenset({"sudo", "env", "time", "nohup", "nice", "command", "exec", "xargs"})
 NOT_DENIALS = frozenset({"timeout", "timed_out", "timedout", "cancelled", "canceled", "error"})
 
-
-@attrs.frozen
-class DenialKey:
-    """What a denial is about: a rule key and the words a statement can quote."""
-
-    key: str
-    subject: str
+__all__ = ["NOT_DENIALS", "DenialKey", "Pitfall", "denial_key", "find_pitfalls", "tool_errors"]
 
 
 def _slug(text: str, limit: int = 60) -> str:
     slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
     return slug[:limit] or "x"
-
-
-def denial_key(tool: str, subject: str) -> DenialKey:
-    """Key a denial on the command and its subcommand, never on the bare program.
-
-    Denying ``git push --force origin main`` must not forbid ``git status``: the
-    key is ``git push --force`` (program, subcommand, flags), never ``git``.
-    """
-    tool_name = tool.strip() or "tool"
-    if tool_name.lower() in SHELL_TOOLS:
-        try:
-            parts = shlex.split(subject, comments=False, posix=True)
-        except ValueError:
-            parts = subject.split()
-        while parts and (parts[0] in _PREFIXES or re.fullmatch(r"[A-Z_][A-Z0-9_]*=.*", parts[0])):
-            parts = parts[1:]
-        if parts:
-            program = parts[0].rsplit("/", 1)[-1]
-            rest = parts[1:]
-            words = [program]
-            subcommand = next((part for part in rest if not part.startswith("-")), None)
-            flags = [part.split("=", 1)[0] for part in rest if part.startswith("-")][:3]
-            if subcommand is not None and re.fullmatch(r"[a-z][a-z0-9:_-]*", subcommand):
-                words.append(subcommand)
-            words.extend(flags)
-            if len(words) == 1 and rest:
-                words.append(rest[0][:40])
-            command = " ".join(words)
-            return DenialKey(f"denied.shell.{_slug(command)}", command)
-    subject_words = " ".join(subject.split())[:80]
-    return DenialKey(f"denied.{_slug(tool_name, 30)}.{_slug(subject_words)}", subject_words)
 
 
 def _normalise_piece(text: str) -> str:

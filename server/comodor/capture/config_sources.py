@@ -11,13 +11,15 @@ from __future__ import annotations
 import json
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import editorconfig
 
-from comodor.capture.languages import EXTENSION_OF
+from comodor.capture.config_merge import settle
+from comodor.capture.editorconfig_votes import EditorconfigEvidence, editorconfig_evidence
+from comodor.capture.sampling import SourceFile
 from comodor.capture.votes import Vote, make_vote
 
 EVIDENCE_WEIGHT = 2.0
@@ -69,7 +71,6 @@ _PARSE_ERRORS = (
     RecursionError,
     editorconfig.EditorConfigError,
 )
-_PROBE = "comodor-probe"
 _LOOSE_SETTING = re.compile(
     r"""["']?(\w+)["']?\s*[:=]\s*(true|false|\d+|"[^"\n]*"|'[^'\n]*'|[A-Za-z][\w-]*)""",
     re.IGNORECASE,
@@ -102,59 +103,6 @@ def _for_js(key: str, value: str, detail: str) -> list[Vote]:
 
 def _read(path: Path) -> str:
     return path.read_text(encoding="utf-8")
-
-
-# --- .editorconfig ----------------------------------------------------------------------
-
-
-def _editorconfig_values(props: Mapping[str, str]) -> dict[str, tuple[str, str]]:
-    """Map editorconfig properties to (catalog key → (value, setting in words))."""
-    found: dict[str, tuple[str, str]] = {}
-    style = props.get("indent_style", "").lower()
-    if style in ("space", "tab"):
-        found["indent.style"] = (
-            "spaces" if style == "space" else "tabs",
-            f"indent_style = {style}",
-        )
-    size = props.get("indent_size", "")
-    if size in ("2", "4", "8") and style != "tab":
-        found["indent.width"] = (size, f"indent_size = {size}")
-    length = props.get("max_line_length", "")
-    if length.isdigit():
-        found["line_length"] = (length, f"max_line_length = {length}")
-    return found
-
-
-def editorconfig_votes(root: Path, languages: Iterable[str]) -> list[Vote]:
-    """Ask the editorconfig library what applies to each sampled language.
-
-    A setting that also applies to a file of no known language came from a catch-all
-    section, so it becomes one vote for every language (None) instead of one per language.
-    """
-    if not (root / ".editorconfig").is_file():
-        return []
-    try:
-        generic = _editorconfig_values(editorconfig.get_properties(str(root / _PROBE)))
-        per_language = {
-            lang: _editorconfig_values(
-                editorconfig.get_properties(str(root / f"{_PROBE}{EXTENSION_OF[lang]}"))
-            )
-            for lang in sorted(set(languages))
-            if lang in EXTENSION_OF
-        }
-    except _PARSE_ERRORS:
-        return []
-    votes = [
-        _evidence(key, value, None, f".editorconfig: {setting} (all files)")
-        for key, (value, setting) in sorted(generic.items())
-    ]
-    for lang, found in per_language.items():
-        for key, (value, setting) in sorted(found.items()):
-            if generic.get(key, ("",))[0] != value:
-                votes.append(
-                    _evidence(key, value, lang, f".editorconfig: {setting} ({lang} files)")
-                )
-    return votes
 
 
 # --- pyproject.toml / ruff.toml ---------------------------------------------------------
@@ -441,14 +389,25 @@ READERS: tuple[tuple[str, Reader], ...] = (
 )
 
 
-def config_votes(root: Path, languages: Iterable[str]) -> list[Vote]:
-    """Collect evidence from every config file at ``root``, skipping any that will not parse."""
-    votes = editorconfig_votes(root, languages)
+def config_votes(root: Path, files: Sequence[SourceFile]) -> list[Vote]:
+    """Evidence from every config file at ``root``, settled into one rule per dimension.
+
+    ``files`` are the sampled source files: ``.editorconfig`` is applied to each (see
+    :mod:`~comodor.capture.editorconfig_votes`), and their languages are the ones a
+    catch-all setting is cast for when some language differs (see
+    :func:`~comodor.capture.config_merge.settle`). A file that will not parse is skipped.
+    """
+    try:
+        editorconfig = editorconfig_evidence(root, files)
+    except _PARSE_ERRORS:
+        editorconfig = EditorconfigEvidence((), frozenset())
+    votes = list(editorconfig.votes)
     for name, reader in READERS:
         if not (root / name).is_file():
             continue
         try:
-            votes.extend(reader(root, name))
+            votes.extend((vote, vote.language is not None) for vote in reader(root, name))
         except _PARSE_ERRORS:
             continue
-    return votes
+    languages = {source.language for source in files}
+    return settle(votes, languages, editorconfig.opted_out)

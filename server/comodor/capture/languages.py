@@ -50,7 +50,10 @@ _BY_EXTENSION: dict[str, str] = {
     ".zsh": "shell",
     ".lua": "lua",
     ".sql": "sql",
+    ".mk": "makefile",
 }
+_BY_NAME: dict[str, str] = {"makefile": "makefile", "gnumakefile": "makefile"}
+"""Files whose name, not extension, says the language (a ``Makefile`` indents with tabs)."""
 
 EXTENSION_OF: dict[str, str] = {}
 for _ext, _lang in _BY_EXTENSION.items():
@@ -61,7 +64,7 @@ QUOTE_LANGUAGES = frozenset({"python", "javascript", "typescript"})
 
 JS_LIKE = frozenset({"javascript", "typescript"})
 
-CODE_LANGUAGES = frozenset(_BY_EXTENSION.values()) - {
+CODE_LANGUAGES = (frozenset(_BY_EXTENSION.values()) | frozenset(_BY_NAME.values())) - {
     "json",
     "markdown",
     "yaml",
@@ -73,6 +76,9 @@ CODE_LANGUAGES = frozenset(_BY_EXTENSION.values()) - {
 
 
 def language_of(path: str) -> str | None:
-    """Return the language of ``path`` by its extension, or None when we do not know it."""
-    _, ext = os.path.splitext(path)
-    return _BY_EXTENSION.get(ext.lower())
+    """Return the language of ``path`` by its name or extension, or None when we do not know it."""
+    name = os.path.basename(path).lower()
+    if name in _BY_NAME:
+        return _BY_NAME[name]
+    _, ext = os.path.splitext(name)
+    return _BY_EXTENSION.get(ext)

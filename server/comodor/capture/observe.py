@@ -3,6 +3,12 @@
 Observations are weaker than config evidence (weight at most 1.0) and only appear
 when the code agrees with itself: a minimum number of occurrences and a clear
 majority. The detail states the real counts so a human can judge them.
+
+A majority that is overwhelming (at least 95% of the occurrences, in at least 10
+files that show the dimension) is a **consensus**: the project's code has settled the
+question, so the observation is a confident rule on its own, with its counts as its
+evidence. Only conventions a majority can state are eligible (indentation, quotes,
+semicolons, annotated returns); the *absence* of annotations is not a convention.
 """
 
 from __future__ import annotations
@@ -16,13 +22,23 @@ from comodor.capture.detect_naming import declared_names
 from comodor.capture.indentation import WIDTHS, indent_unit
 from comodor.capture.languages import JS_LIKE, QUOTE_LANGUAGES
 from comodor.capture.lexer import Lexed, simple_quoted
-from comodor.capture.votes import Vote, make_vote
+from comodor.capture.votes import CONSENSUS, Vote, make_vote
 
 MIN_OCCURRENCES = 20
 MIN_FILES = 2
 MIN_SHARE = 0.75
 FULL_CONFIDENCE_AT = 200
 """Occurrences at which an observation's weight stops growing."""
+CONSENSUS_SHARE = 0.95
+CONSENSUS_FILES = 10
+_CAN_AGREE_ON = {
+    "indent.style": None,
+    "indent.width": None,
+    "quotes.style": None,
+    "js.semicolons": None,
+    "python.return_annotations": frozenset({"added"}),
+}
+"""Dimensions (and values, None: any) an overwhelming majority of the code can settle."""
 
 _STATEMENT_END = re.compile(r"[\w)\]\x02'\"]$")
 _NOT_A_STATEMENT = re.compile(
@@ -70,8 +86,18 @@ class Tally:
     counts: dict[tuple[str, str], Counter[str]] = attrs.field(factory=lambda: defaultdict(Counter))
     files: Counter[str] = attrs.field(factory=Counter)
     widths: dict[str, Counter[int]] = attrs.field(factory=lambda: defaultdict(Counter))
+    showing: Counter[tuple[str, str]] = attrs.field(factory=Counter)
+    """(language, key) -> files with at least one occurrence of that dimension."""
 
     def add_file(self, lexed: Lexed, language: str) -> None:
+        """Count one file's conventions, and which dimensions it shows at all."""
+        before = {key: sum(c.values()) for key, c in self.counts.items() if key[0] == language}
+        self._count(lexed, language)
+        for key, counter in self.counts.items():
+            if key[0] == language and sum(counter.values()) > before.get(key, 0):
+                self.showing[key] += 1
+
+    def _count(self, lexed: Lexed, language: str) -> None:
         """Count one file's quotes, indentation, semicolons, annotations, commas and names."""
         self.files[language] += 1
         if language in QUOTE_LANGUAGES:
@@ -121,6 +147,14 @@ def _weight(winner: int, total: int) -> float:
     return round(min(1.0, total / FULL_CONFIDENCE_AT) * winner / total, 2)
 
 
+def _kind(key: str, value: str, winner: int, total: int, files: int) -> str:
+    """``consensus`` for an overwhelming majority of an eligible dimension, else ``observation``."""
+    values = _CAN_AGREE_ON.get(key, frozenset())
+    eligible = key in _CAN_AGREE_ON and (values is None or value in values)
+    overwhelming = winner >= CONSENSUS_SHARE * total and files >= CONSENSUS_FILES
+    return CONSENSUS if eligible and overwhelming else "observation"
+
+
 def observations(tally: Tally) -> list[Vote]:
     """Turn the tally's clear majorities into observation votes with honest details."""
     votes: list[Vote] = []
@@ -140,7 +174,7 @@ def observations(tally: Tally) -> list[Vote]:
             make_vote(
                 key,
                 value,
-                kind="observation",
+                kind=_kind(key, value, winner, total, tally.showing[(language, key)]),
                 language=language,
                 weight=_weight(winner, total),
                 detail=detail,
@@ -155,7 +189,7 @@ def observations(tally: Tally) -> list[Vote]:
             make_vote(
                 "indent.width",
                 str(width),
-                kind="observation",
+                kind=_kind("indent.width", str(width), winner, total, total),
                 language=language,
                 weight=round(min(1.0, total / 20) * winner / total, 2),
                 detail=f"{winner} of {total} space-indented {language} files indent by "

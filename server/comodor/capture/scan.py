@@ -12,6 +12,7 @@ from pathlib import Path
 
 import attrs
 
+from comodor.capture.config_merge import combine, with_observations
 from comodor.capture.config_sources import CONFIG_FILES, config_votes
 from comodor.capture.lexer import lex
 from comodor.capture.observe import Tally, observations
@@ -91,6 +92,5 @@ def scan_project(
             continue
         tally.add_file(lex(text, f.language), f.language)
         sampled += 1
-    languages = {f.language for f in files}
-    votes = config_votes(root, languages) + observations(tally)
+    votes = combine(with_observations(config_votes(root, files), observations(tally)))
     return Scan(votes=tuple(votes), fingerprint=_fingerprint(root, files), files_sampled=sampled)

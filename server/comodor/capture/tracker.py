@@ -7,6 +7,11 @@ every change:
 * a disk change whose text equals a recent ``didSave`` of the file is the
   editor's own save, not an agent;
 * a disk change during a version-control operation is git's, not an agent's;
+* a file Comodor wrote itself (:mod:`~comodor.capture.own_writes`), a file under
+  Comodor's own folders, an empty file (``touch``, "New File"), and a file the editor
+  created (``workspace/didCreateFiles``, or opened before it existed) are never an
+  agent's: they become baselines, so a later agent write to them is one (an empty
+  file's "before" is its empty text);
 * any other disk change inside the workspace is an **agent write**, and so is
   ``comodor.agentEdit``: both are checkpointed (text before and after);
 * a save (or disk change) that restores the text from before an agent write is
@@ -43,6 +48,7 @@ from comodor.brain.models import Rule
 from comodor.brain.redact import redact
 from comodor.brain.store import AgentWrite
 from comodor.capture.conventions import analyse_correction, language_of
+from comodor.capture.own_writes import OwnWrites
 
 Post = Callable[[Callable[[], object], str], None]
 """Hand work to the brain worker: ``post(function, what)`` (see ``BrainWorker.post``)."""
@@ -69,6 +75,10 @@ SAVE_GRACE_S = 0.6
 An editor writes the file, then sends ``didSave``; the watcher may report the
 write before the save notification has been processed. Waiting a moment for it
 keeps the user's own saves from ever being mistaken for an agent's writes."""
+EDITOR_CREATE_S = 10.0
+"""How long a file the editor announced (``willCreateFiles``, an open of a missing file)
+may take to appear on disk and still be the editor's creation."""
+OWN_FOLDER = ".comodor"
 
 
 @attrs.frozen
@@ -105,12 +115,17 @@ class CaptureTracker:
         max_file_bytes: int = 2_000_000,
         is_ignored: Callable[[Path], bool] = lambda path: False,
         post: Post = run_here,
+        own_writes: OwnWrites | None = None,
+        own_folders: Sequence[Path] = (),
     ) -> None:
         self.engine = engine
         self.post = post
         self.root = root.resolve()
         self.max_file_bytes = max_file_bytes
         self.is_ignored = is_ignored
+        self.own_writes = own_writes or OwnWrites()
+        self.own_folders = tuple(folder.resolve() for folder in own_folders)
+        """Folders Comodor writes into itself (the brain's checkpoints), besides ``.comodor``."""
         self._known: dict[str, str] = {}
         """path -> hash of the last text we know the file had"""
         self._known_text: OrderedDict[str, str] = OrderedDict()
@@ -121,6 +136,8 @@ class CaptureTracker:
         self._saved = threading.Condition(self._lock)
         self._written: set[str] | None = None
         """Paths with any agent write: a git storm over other files needs no SQLite."""
+        self._editor_creates: dict[str, float] = {}
+        """path -> when the editor said it will create it (see :data:`EDITOR_CREATE_S`)"""
 
     # -- paths -------------------------------------------------------------- #
 
@@ -147,20 +164,77 @@ class CaptureTracker:
         An editor may open a file the moment an agent wrote it, before the
         watcher delivered the write. So opening never marks a text as processed,
         and never replaces a baseline we already had (which predates the write).
+
+        An open of a file that does not exist yet is the editor creating it (Neovim's
+        ``:e new.py``): its text is the baseline, and its appearance on disk is the
+        editor's, not an agent's.
         """
+        missing = not path.exists()
         with self._lock:
             key = self.key(path)
-            if key not in self._known_text:
+            if missing:
+                self._expect_editor_creation(key)
+                self._remember(key, text)
+            elif key not in self._known_text:
                 self._known_text[key] = text
 
+    def editor_will_create(self, paths: Sequence[Path]) -> None:
+        """``workspace/willCreateFiles``: these files are about to appear, made by the editor."""
+        with self._lock:
+            for path in paths:
+                self._expect_editor_creation(self.key(path))
+            self._saved.notify_all()
+
+    def editor_created(self, paths: Sequence[Path]) -> None:
+        """``workspace/didCreateFiles``: the editor made these files (explorer, paste…).
+
+        What they hold now is a baseline, never an agent's write, whichever of this
+        notice and the watcher's report of the creation comes first.
+        """
+        for path in paths:
+            text = _read_text(path, self.max_file_bytes) if path.is_file() else None
+            with self._lock:
+                key = self.key(path)
+                self._expect_editor_creation(key)
+                if text is not None:
+                    self._remember(key, text)
+                self._saved.notify_all()
+
+    def _expect_editor_creation(self, key: str) -> None:
+        now = time.monotonic()
+        self._editor_creates[key] = now
+        for old, at in list(self._editor_creates.items()):
+            if now - at > EDITOR_CREATE_S:
+                del self._editor_creates[old]
+
+    def _created_by_editor(self, key: str) -> bool:
+        at = self._editor_creates.get(key)
+        return at is not None and time.monotonic() - at < EDITOR_CREATE_S
+
+    def _not_an_agent(self, key: str, path: Path, text: str) -> bool:
+        """Texts no agent wrote: empty files, Comodor's own writes and folders."""
+        if not text.strip() or OWN_FOLDER in Path(key).parts:
+            return True
+        resolved = path.resolve()
+        if any(resolved.is_relative_to(folder) for folder in self.own_folders):
+            return True
+        return self.own_writes.wrote(resolved, text)
+
     def agent_edit(self, path: Path, text: str | None = None) -> int:
-        """An agent says it wrote ``text`` (default: what is on disk now) to ``path``."""
+        """An agent says it wrote ``text`` (default: what is on disk now) to ``path``.
+
+        Returns the checkpoint's id, or 0 when the text is not an agent's to count (an
+        empty file, or exactly what Comodor itself wrote there).
+        """
         if text is None:
             text = _read_text(path, self.max_file_bytes)
             if text is None:
                 text = ""
         with self._lock:
             key = self.key(path)
+            if self._not_an_agent(key, path, text):
+                self._remember(key, text)
+                return 0
             before = self._known_text.get(key)
             if before == text:
                 before = None  # an open that happened after the write is no baseline
@@ -232,7 +306,7 @@ class CaptureTracker:
         with self._lock:
             # Wait (briefly) for the editor's didSave that may explain this write.
             while not change.vcs and digest != self._known.get(key):
-                if self._is_editor_save(key, digest):
+                if self._is_editor_save(key, digest) or self._created_by_editor(key):
                     break
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
@@ -279,6 +353,12 @@ class CaptureTracker:
             return
         if change.vcs:
             self._remember(key, text, keep_text=False)  # git's: a baseline, not an agent
+            return
+        created_by_editor = change.kind == "created" and self._created_by_editor(key)
+        if created_by_editor:
+            del self._editor_creates[key]  # only its first appearance is the editor's
+        if created_by_editor or self._not_an_agent(key, change.path, text):
+            self._remember(key, text)  # a baseline: a later agent write has this "before"
             return
         before = self._known_text.get(key)
         if before == text:

@@ -14,10 +14,12 @@ import attrs
 
 from comodor.brain.models import Vote
 
-__all__ = ["CATALOG", "CATEGORIES", "KINDS", "Dimension", "Vote"]
+__all__ = ["CATALOG", "CATEGORIES", "CONSENSUS", "KINDS", "Dimension", "Vote"]
 
 CATEGORIES = frozenset({"style", "workflow", "preference", "avoid"})
-KINDS = frozenset({"correction", "evidence", "observation"})
+CONSENSUS = "consensus"
+"""The kind of an observation of the code so overwhelming it is a rule on its own."""
+KINDS = frozenset({"correction", "evidence", "observation", CONSENSUS})
 OPEN_VALUE = "*"
 """Catalog key for a dimension whose values are open (a number), with ``{value}`` in the text."""
 

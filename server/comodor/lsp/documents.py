@@ -27,6 +27,19 @@ CONTEXT_LINES = 2
 MAX_CONTEXT_CHARS = 2000
 
 
+_EVERY_FILE = types.FileOperationRegistrationOptions(
+    filters=[
+        types.FileOperationFilter(
+            scheme="file",
+            pattern=types.FileOperationPattern(
+                glob="**/*", matches=types.FileOperationPatternKind.File
+            ),
+        )
+    ]
+)
+"""Files the editor creates (explorer, paste) are its own, never an agent's writes."""
+
+
 def _debounce(ls: ComodorServer, key: str, callback: Callable[[], None]) -> None:
     loop = ls.loop
     if loop is None:
@@ -54,6 +67,20 @@ def document_query(ls: ComodorServer, uri: str, line: int) -> str:
 def did_open(ls: ComodorServer, params: types.DidOpenTextDocumentParams) -> None:
     if ls.app is not None:
         ls.app.document_opened(params.text_document.uri, params.text_document.text)
+
+
+def will_create_files(
+    ls: ComodorServer, params: types.CreateFilesParams
+) -> types.WorkspaceEdit | None:
+    """The editor is about to create files (explorer, paste): they are not agent writes."""
+    if ls.app is not None:
+        ls.app.files_created([item.uri for item in params.files], done=False)
+    return None
+
+
+def did_create_files(ls: ComodorServer, params: types.CreateFilesParams) -> None:
+    if ls.app is not None:
+        ls.app.files_created([item.uri for item in params.files], done=True)
 
 
 def did_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -110,6 +137,8 @@ def draft(ls: ComodorServer, params: Any) -> None:
 
 def register(server: ComodorServer) -> None:
     server.feature(types.TEXT_DOCUMENT_DID_OPEN)(did_open)
+    server.feature(types.WORKSPACE_WILL_CREATE_FILES, _EVERY_FILE)(will_create_files)
+    server.feature(types.WORKSPACE_DID_CREATE_FILES, _EVERY_FILE)(did_create_files)
     server.feature(types.TEXT_DOCUMENT_DID_CHANGE)(did_change)
     server.feature(
         types.TEXT_DOCUMENT_DID_SAVE, types.TextDocumentSaveRegistrationOptions(include_text=True)
