@@ -43,6 +43,10 @@ _CONSTRAINTS: dict[tuple[type[Any], str], dict[str, Any]] = {
     (protocol.LessonsParams, "limit"): {"minimum": 1},
     (protocol.PlaybookParams, "maxTokens"): {"minimum": 1},
     (protocol.BeginTaskParams, "goal"): {"minLength": 1},
+    (protocol.SeriesObject, "direction"): {"enum": ["better", "worse", None]},
+    (protocol.SeriesObject, "unit"): {"enum": ["percent", "points"]},
+    (protocol.ComparisonObject, "direction"): {"enum": ["better", "worse", None]},
+    (protocol.ComparisonObject, "unit"): {"enum": ["percent", "points"]},
 }
 
 

@@ -38,6 +38,7 @@ from comodor.brain import signals
 from comodor.brain.blobs import BlobStore
 from comodor.brain.errors import InvalidInput
 from comodor.brain.events import EventBus
+from comodor.brain.holdout import withhold_memory
 from comodor.brain.index import IndexedLesson, RecallIndex
 from comodor.brain.lessons_md import lesson_line
 from comodor.brain.models import (
@@ -136,6 +137,8 @@ class Task:
 
     id: int
     playbook: Playbook
+    holdout: bool = False
+    """Begun without memory (``learning.holdoutRate``): the playbook is empty."""
 
 
 @attrs.frozen
@@ -669,6 +672,10 @@ class LearningEngine:
                 rules_active=len(playbook.rules),
             )
         )
+        holdout = withhold_memory(episode.id, self.settings.holdout_rate)
+        if holdout:
+            self.store.mark_holdout(episode.id)
+            playbook = attrs.evolve(playbook, text="", lessons=(), rules=(), skills=(), tokens=0)
         self.store.mark_used([lesson.id for lesson in playbook.lessons])
         if playbook.lessons or playbook.rules:
             self.bus.emit(
@@ -678,7 +685,7 @@ class LearningEngine:
                 taskId=episode.id,
                 query=redact(goal)[:200],
             )
-        return Task(episode.id, playbook)
+        return Task(episode.id, playbook, holdout)
 
     def end_task(
         self,

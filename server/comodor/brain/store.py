@@ -91,7 +91,7 @@ _LESSON_COLUMNS = (
 _EPISODE_COLUMNS = (
     "id, session_id, scope, goal, success, stopped, steps, elapsed, approvals, tokens, "
     "corrections, undos, retries, tools_used, error_kind, rules_active, recalled, skills, "
-    "started_at, ended_at"
+    "started_at, ended_at, holdout"
 )
 _INSERT_LESSON = (
     "INSERT INTO lessons (kind, scope, trigger, guidance, terms, confidence, pinned, source,"
@@ -165,6 +165,7 @@ def _episode(row: Sequence[Any]) -> Episode:
         skills=json.loads(row[17]),
         started_at=row[18],
         ended_at=row[19],
+        holdout=bool(row[20]),
     )
 
 
@@ -757,6 +758,15 @@ class BrainStore:
             )
         episode.id = int(cursor.lastrowid or 0)
         return episode
+
+    def mark_holdout(self, episode_id: int) -> None:
+        """The task runs without memory: nothing recalled into it is credited or counted."""
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE episodes SET holdout = 1, recalled = '[]', skills = '[]',"
+                " rules_active = 0 WHERE id = ?",
+                (episode_id,),
+            )
 
     def close_episode(self, episode: Episode) -> None:
         """Record the outcome; counters captured meanwhile (corrections, undos) are kept."""
