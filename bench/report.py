@@ -1,7 +1,7 @@
 """One performance report: every benchmark of the project, one command.
 
-``python -m bench.report`` runs the brain, server, capture, learning-quality and
-recall-quality benchmarks, each in its own process, and writes
+``python -m bench.report`` runs the brain, server, capture, learning-quality,
+recall-quality and progress-honesty benchmarks, each in its own process, and writes
 ``bench/out/report.md`` (the machine it ran on, then every table) and two plots:
 ``recall-latency.png`` (recall latency against brain size) and
 ``learning-curve.png`` (corrections per task, with and without memory).
@@ -166,6 +166,16 @@ def main(argv: list[str] | None = None) -> int:
             "--json",
             str(out / "recall_quality.json"),
             *(["--distractors", "2000", "--planted", "40"] if quick else []),
+        ),
+    ]
+    sections += [
+        "## Progress honesty",
+        "",
+        run(
+            "progress_honesty",
+            "--json",
+            str(out / "progress_honesty.json"),
+            *(["--histories", "100"] if quick else []),
         ),
     ]
     plots = []
