@@ -81,7 +81,7 @@ def test_an_improvement_is_reported_with_its_size_and_windows() -> None:
     steps = progress.get("steps")
     assert steps is not None and steps.direction == "better" and steps.improving is True
     assert progress.headline() == "Steps per task down 54% — better (first 8 tasks vs last 8)."
-    assert steps.verdict() == "Steps per task down 54% — better (p < 0.001)"
+    assert steps.verdict() == "down 54% — better (p < 0.001)"
 
 
 def test_a_regression_is_named_even_when_an_improvement_is_stronger() -> None:

@@ -161,7 +161,7 @@ class Contrast:
         return f"{effect:+.0f}%".replace("-", "−")
 
     def verdict(self, claim: str) -> str:
-        """One phrase for this measure: the claim when significant, else why there is none."""
+        """One phrase for this measure: ``claim`` when significant, else why there is none."""
         if self.p_value is None:
             return "not enough tasks yet"
         if self.raw is None:
@@ -173,8 +173,8 @@ class Contrast:
         return f"no measurable change ({self.change_text()}, {p_text(self.p_value)})"
 
 
-def trend_claim(label: str, contrast: Contrast) -> str:
-    """``Steps per task up 190% — worse``, ``First-try success 0% → 100% — better``."""
+def trend_change(contrast: Contrast) -> str:
+    """``up 190% — worse``, ``0% → 100% — better``: a trend without its label."""
     verdict = "better" if contrast.better else "worse"
     effect = contrast.effect
     if contrast.rate:
@@ -183,19 +183,16 @@ def trend_claim(label: str, contrast: Contrast) -> str:
         change = f"{number(contrast.before_mean)} → {number(contrast.after_mean)}"
     else:
         change = f"{'up' if effect > 0 else 'down'} {abs(effect):.0f}%"
-    return f"{label} {change} — {verdict}"
+    return f"{change} — {verdict}"
 
 
-def memory_claim(label: str, contrast: Contrast) -> str:
-    """``corrections per task 60% lower with memory`` (``before`` is the no-memory group)."""
+def memory_change(contrast: Contrast) -> str:
+    """``60% lower with memory``, ``100% with memory vs 60% without`` (``before``: no memory)."""
     effect = contrast.effect
     if contrast.rate:
-        return (
-            f"{label} {contrast.after_mean:.0%} with memory vs {contrast.before_mean:.0%} without"
-        )
+        return f"{contrast.after_mean:.0%} with memory vs {contrast.before_mean:.0%} without"
     if effect is None or contrast.tiny_base:
         return (
-            f"{label} {number(contrast.after_mean)} with memory vs "
-            f"{number(contrast.before_mean)} without"
+            f"{number(contrast.after_mean)} with memory vs {number(contrast.before_mean)} without"
         )
-    return f"{label} {abs(effect):.0f}% {'higher' if effect > 0 else 'lower'} with memory"
+    return f"{abs(effect):.0f}% {'higher' if effect > 0 else 'lower'} with memory"

@@ -30,7 +30,7 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from comodor.brain.contrast import MIN_GROUP, Contrast, memory_claim
+from comodor.brain.contrast import MIN_GROUP, Contrast, memory_change
 from comodor.brain.models import Episode
 
 MAX_RATE = 0.5
@@ -53,10 +53,12 @@ class Comparison:
     contrast: Contrast
 
     def claim(self) -> str:
-        return memory_claim(self.label, self.contrast)
+        """``Corrections per task 60% lower with memory``."""
+        return f"{self.label} {memory_change(self.contrast)}"
 
     def verdict(self) -> str:
-        return self.contrast.verdict(self.claim())
+        """The verdict without the label (clients show it next to the label)."""
+        return self.contrast.verdict(memory_change(self.contrast))
 
 
 @attrs.define

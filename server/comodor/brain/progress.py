@@ -31,7 +31,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from comodor.brain.contrast import ALPHA, MIN_GROUP, Contrast, trend_claim
+from comodor.brain.contrast import ALPHA, MIN_GROUP, Contrast, trend_change
 from comodor.brain.holdout import Holdout, compare_memory
 from comodor.brain.models import Episode
 from comodor.brain.significance import holm
@@ -111,24 +111,30 @@ class Series:
         return None if direction is None else direction == "better"
 
     def claim(self) -> str:
-        return trend_claim(self.label, self.contrast)
+        """``Steps per task up 190% — worse``: what the headline says about this series."""
+        return f"{self.label} {trend_change(self.contrast)}"
 
     def verdict(self) -> str:
-        return self.contrast.verdict(self.claim())
+        """The verdict without the label (clients show it next to the label)."""
+        return self.contrast.verdict(trend_change(self.contrast))
 
     def sparkline(self, width: int = 24, ascii_only: bool = False) -> str:
-        glyphs = SPARK_ASCII if ascii_only else SPARK
-        if not self.values:
-            return ""
-        points = _bucket(self.values, width)
-        low, high = min(points), max(points)
-        if high - low < 1e-9:
-            return glyphs[len(glyphs) // 2] * len(points)
-        span = high - low
-        return "".join(
-            glyphs[min(len(glyphs) - 1, int((value - low) / span * len(glyphs)))]
-            for value in points
-        )
+        return sparkline(self.values, width, ascii_only)
+
+
+def sparkline(values: Sequence[float], width: int = 24, ascii_only: bool = False) -> str:
+    """The values as one line of block glyphs (or ASCII), averaged into ``width`` buckets."""
+    glyphs = SPARK_ASCII if ascii_only else SPARK
+    if not values:
+        return ""
+    points = _bucket(values, width)
+    low, high = min(points), max(points)
+    if high - low < 1e-9:
+        return glyphs[len(glyphs) // 2] * len(points)
+    span = high - low
+    return "".join(
+        glyphs[min(len(glyphs) - 1, int((value - low) / span * len(glyphs)))] for value in points
+    )
 
 
 def _bucket(values: Sequence[float], width: int) -> list[float]:
