@@ -12,8 +12,9 @@ A contrast is *significant* only when all of these hold:
 * the test's p-value, after the correction for every other test of the same
   result (:func:`comodor.brain.significance.holm`, applied by the caller), is
   below :data:`ALPHA`;
-* the change is outside the flat band (±5% for counts, ±5 points for rates): a
-  real but negligible change is not news;
+* the change is outside the flat band (±5% for counts, ±5 points for rates, and
+  for counts at least one event in twenty tasks): a real but negligible change is
+  not news;
 * the means move the same way as the ranks (a single outlier cannot turn a
   mostly-lower group into a "higher" headline).
 
@@ -39,6 +40,9 @@ ranks or rates) survives Holm's correction for the dozen tests a result holds.
 """
 FLAT_BAND_PERCENT = 5.0
 FLAT_BAND_POINTS = 5.0
+FLAT_BAND_ABSOLUTE = 0.05
+"""A count must move by at least this much a task (one event in twenty tasks): with
+thousands of tasks, 0 → 0.01 tool errors a task can be significant and still mean nothing."""
 MEANINGFUL_BASE = 1.0
 
 
@@ -105,11 +109,12 @@ class Contrast:
 
     @property
     def flat(self) -> bool:
+        if self.rate:
+            return abs(self.after_mean - self.before_mean) * 100.0 < FLAT_BAND_POINTS
+        if abs(self.after_mean - self.before_mean) < FLAT_BAND_ABSOLUTE:
+            return True
         effect = self.effect
-        if effect is None:
-            return self.after_mean == self.before_mean
-        band = FLAT_BAND_POINTS if self.rate else FLAT_BAND_PERCENT
-        return abs(effect) < band
+        return effect is not None and abs(effect) < FLAT_BAND_PERCENT
 
     @property
     def tiny_base(self) -> bool:
