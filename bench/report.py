@@ -1,8 +1,9 @@
 """One performance report: every benchmark of the project, one command.
 
 ``python -m bench.report`` runs the brain, server, capture, learning-quality (simulated
-user and real release-to-release edits) and recall-quality benchmarks, each in its own
-process, and writes ``bench/out/report.md`` (the machine it ran on, then every table) and two plots:
+user and real release-to-release edits), recall-quality and progress-honesty
+benchmarks, each in its own process, and writes ``bench/out/report.md`` (the machine it
+ran on, then every table) and two plots:
 ``recall-latency.png`` (recall latency against brain size) and
 ``learning-curve.png`` (corrections per task, with and without memory).
 README's figures come from this report.
@@ -178,6 +179,16 @@ def main(argv: list[str] | None = None) -> int:
             "--json",
             str(out / "recall_quality.json"),
             *(["--distractors", "2000", "--planted", "40"] if quick else []),
+        ),
+    ]
+    sections += [
+        "## Progress honesty",
+        "",
+        run(
+            "progress_honesty",
+            "--json",
+            str(out / "progress_honesty.json"),
+            *(["--histories", "100"] if quick else []),
         ),
     ]
     plots = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 from comodor.schemas import generate, render
 
@@ -39,6 +40,8 @@ TS_TYPES = {
     "Rule": ("commands/comodor.teachRule.result.json", "rule"),
     "Series": ("commands/comodor.progress.result.json", "series[]"),
     "ProgressResult": ("commands/comodor.progress.result.json", ""),
+    "Holdout": ("commands/comodor.progress.result.json", "holdout"),
+    "Comparison": ("commands/comodor.progress.result.json", "holdout.comparisons[]"),
     "PlaybookResult": ("commands/comodor.playbook.result.json", ""),
     "BeginTaskResult": ("commands/comodor.beginTask.result.json", ""),
     "StatsResult": ("commands/comodor.stats.result.json", ""),
@@ -51,12 +54,18 @@ def _ts_fields(source: str, name: str) -> set[str]:
     return set(re.findall(r"^\s+(\w+)\??:", body.group(1), re.M))
 
 
+def _object(schema: dict[str, Any]) -> dict[str, Any]:
+    """The object schema itself, also when it is nullable (``anyOf: [object, null]``)."""
+    return next((s for s in schema.get("anyOf", []) if "properties" in s), schema)
+
+
 def test_the_typescript_client_types_follow_the_schemas() -> None:
     source = (ROOT / "client-vscode" / "src" / "protocol.ts").read_text()
     for name, (relative, path) in TS_TYPES.items():
         schema = json.loads((ROOT / "schemas" / relative).read_text())
         for step in filter(None, path.split(".")):
-            schema = schema["properties"][step.rstrip("[]")]
+            schema = _object(schema)["properties"][step.rstrip("[]")]
             if step.endswith("[]"):
                 schema = schema["items"]
+        schema = _object(schema)
         assert _ts_fields(source, name) == set(schema["properties"]), name

@@ -47,13 +47,60 @@ export interface Rule {
   team?: boolean;
 }
 
+/** `better` or `worse` only for a change a statistical test stands behind; otherwise null. */
+export type Direction = 'better' | 'worse' | null;
+
 export interface Series {
   key: string;
   label: string;
   values: number[];
+  /** Percent change, early window to late (v1; 0 from a zero base). */
   change: number | null;
+  /** True/false only for a significant change, else null. */
   improving: boolean | null;
   sparkline: string;
+  direction: Direction;
+  significant: boolean;
+  /** Corrected for every test of the result (Holm); null with too few tasks. */
+  pValue: number | null;
+  /** Percentage points for rates, percent change for counts (null from a zero base). */
+  effect: number | null;
+  unit: 'percent' | 'points';
+  /** Values are outcomes (1 = yes, 0 = no), compared as a share of tasks. */
+  rate: boolean;
+  lowerIsBetter: boolean;
+  /** The early window is the first `window` values, the late one the last `window`; 0 = not enough tasks. */
+  window: number;
+  early: number;
+  late: number;
+  /** The server's verdict in words, e.g. `Steps per task down 40% — better (p = 0.003)`. */
+  verdict: string;
+}
+
+export interface Comparison {
+  key: string;
+  label: string;
+  withMemory: number;
+  withoutMemory: number;
+  effect: number | null;
+  unit: 'percent' | 'points';
+  rate: boolean;
+  lowerIsBetter: boolean;
+  significant: boolean;
+  /** `better` when tasks with memory are significantly better on this measure. */
+  direction: Direction;
+  pValue: number | null;
+  verdict: string;
+}
+
+/** Tasks with memory against tasks held out from it (`learning.holdoutRate`). */
+export interface Holdout {
+  withMemory: number;
+  withoutMemory: number;
+  enoughData: boolean;
+  helps: boolean | null;
+  verdict: string;
+  comparisons: Comparison[];
 }
 
 export interface ProgressResult {
@@ -65,6 +112,10 @@ export interface ProgressResult {
   lessons: number;
   rulesActive: number;
   series: Series[];
+  /** Null when no task was held out from memory. */
+  holdout: Holdout | null;
+  /** How the verdicts were reached (windows, tests, correction), in words. */
+  method: string;
 }
 
 export interface PlaybookResult {
@@ -81,6 +132,8 @@ export interface BeginTaskResult {
   lessons: Lesson[];
   rules: Rule[];
   prefetched: boolean;
+  /** This task runs without memory (an empty playbook), see `learning.holdoutRate`. */
+  holdout: boolean;
 }
 
 export interface StatsResult {

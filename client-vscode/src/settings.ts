@@ -31,6 +31,7 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: 'learning.prefetch', type: 'boolean' },
   { key: 'learning.prefetchDelayMs', type: 'number' },
   { key: 'learning.correctionWindowMinutes', type: 'number' },
+  { key: 'learning.holdoutRate', type: 'number' },
   { key: 'reflect.enabled', type: 'boolean' },
   { key: 'reflect.endpoint', type: 'string' },
   { key: 'reflect.model', type: 'string' },

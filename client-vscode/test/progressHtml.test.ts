@@ -1,41 +1,143 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { changeText, contentSecurityPolicy, escapeHtml, renderProgressError, renderProgressHtml, renderSeriesSvg } from '../src/progressHtml';
-import type { ProgressResult, Series } from '../src/protocol';
+import {
+  changeText,
+  contentSecurityPolicy,
+  escapeHtml,
+  renderComparisonSvg,
+  renderHoldout,
+  renderProgressError,
+  renderProgressHtml,
+  renderSeriesSvg,
+  verdictText,
+} from '../src/progressHtml';
+import type { Comparison, Holdout, ProgressResult, Series } from '../src/protocol';
 
 const CSP_SOURCE = 'https://x.vscode-cdn.net';
 
 function series(over: Partial<Series> = {}): Series {
-  return { key: 'steps', label: 'Steps per task', values: [9, 7, 6, 4], change: -55.5, improving: true, sparkline: '█▆▅▃', ...over };
+  return {
+    key: 'steps', label: 'Steps per task', values: [9, 7, 6, 4], change: -55.5, improving: true, sparkline: '█▆▅▃',
+    direction: 'better', significant: true, pValue: 0.003, effect: -55.5, unit: 'percent', rate: false,
+    lowerIsBetter: true, window: 2, early: 8, late: 5, verdict: 'down 38% — better (p = 0.003)', ...over,
+  };
+}
+
+function comparison(over: Partial<Comparison> = {}): Comparison {
+  return {
+    key: 'corrections', label: 'Corrections per task', withMemory: 0.5, withoutMemory: 2, effect: -75, unit: 'percent',
+    rate: false, lowerIsBetter: true, significant: true, direction: 'better', pValue: 0.001,
+    verdict: '0.5 with memory vs 2 without (p = 0.001)', ...over,
+  };
+}
+
+function holdout(over: Partial<Holdout> = {}): Holdout {
+  return {
+    withMemory: 20, withoutMemory: 8, enoughData: true, helps: true,
+    verdict: 'Memory helps: corrections per task 0.5 with memory vs 2 without.', comparisons: [comparison()], ...over,
+  };
 }
 
 function progress(over: Partial<ProgressResult> = {}): ProgressResult {
   return {
-    episodes: 8, headline: 'Tasks take 40% fewer steps than at the start.', enoughData: true, successRate: 0.875,
-    earlySuccessRate: 0.5, lessons: 5, rulesActive: 2, series: [series(), series({ key: 'success', label: 'Success', improving: null })], ...over,
+    episodes: 8, headline: 'Steps per task down 38% — better (first 2 tasks vs last 2).', enoughData: true, successRate: 0.875,
+    earlySuccessRate: 0.5, lessons: 5, rulesActive: 2,
+    series: [series(), series({ key: 'success', label: 'Success', improving: null, direction: null, significant: false, verdict: 'no change' })],
+    holdout: null, method: 'First 2 tasks vs last 2: Mann–Whitney U test for counts; Holm-corrected across 2 tests at α = 5%.', ...over,
   };
 }
 
 test('strict CSP: nothing but our inline styles and data: images; no scripts, no remote resources', () => {
-  const html = renderProgressHtml(progress(), { cspSource: CSP_SOURCE });
+  const html = renderProgressHtml(progress({ holdout: holdout() }), { cspSource: CSP_SOURCE });
   assert.ok(html.includes(`content="default-src &#39;none&#39;; style-src ${CSP_SOURCE} &#39;unsafe-inline&#39;; img-src ${CSP_SOURCE} data:;`));
   assert.equal(contentSecurityPolicy('S').startsWith("default-src 'none'; style-src S 'unsafe-inline'; img-src S data:;"), true);
   assert.doesNotMatch(html, /<script/i);
   assert.doesNotMatch(html.replace(CSP_SOURCE, ''), /(src|href)=["']?https?:/i);
+  assert.doesNotMatch(html, /\son[a-z]+=/i);
 });
 
-test('headline, early vs recent success and one SVG per series', () => {
+test('headline, early vs recent success, one chart per series with the server verdict and method', () => {
   const html = renderProgressHtml(progress(), { cspSource: CSP_SOURCE });
-  assert.ok(html.includes('Tasks take 40% fewer steps than at the start.'));
+  assert.ok(html.includes('Steps per task down 38% — better (first 2 tasks vs last 2).'));
   assert.ok(html.includes('50% → 88%'));
-  assert.equal(html.match(/<svg /g)?.length, 2);
+  assert.equal(html.match(/<svg class="chart"/g)?.length, 2);
+  assert.ok(html.includes('<p class="verdict">down 38% — better (p = 0.003)</p>'));
+  assert.ok(html.includes('<span class="badge better">better</span>'));
+  assert.ok(html.includes('<span class="badge none">no claim</span>'));
+  assert.ok(html.includes('Holm-corrected across 2 tests'));
   assert.ok(html.includes('var(--vscode-charts-green)'));
   assert.ok(html.includes('var(--vscode-foreground)'));
 });
 
+test('a significant regression is drawn red and badged worse', () => {
+  const worse = series({ direction: 'worse', improving: false, verdict: 'up 190% — worse (p < 0.001)' });
+  const svg = renderSeriesSvg(worse);
+  assert.ok(svg.includes('var(--vscode-charts-red)'));
+  assert.doesNotMatch(svg, /charts-green/);
+  assert.match(svg, /aria-label="Steps per task: 9, 7, 6, 4\. up 190% — worse \(p &lt; 0\.001\)"/);
+  const html = renderProgressHtml(progress({ series: [worse] }), { cspSource: CSP_SOURCE });
+  assert.ok(html.includes('<span class="badge worse">worse</span>'));
+});
+
+test('a series without a claim is neutral even if the numbers moved', () => {
+  const svg = renderSeriesSvg(series({ direction: null, significant: false, improving: null }));
+  assert.ok(svg.includes('var(--vscode-charts-blue)'));
+});
+
+test('the early and late windows the server compared are shaded, labelled and their means dashed', () => {
+  const svg = renderSeriesSvg(series({ values: [10, 10, 8, 6, 4, 4], window: 3, early: 28 / 3, late: 14 / 3 }));
+  // Six points from x=40 to x=352, a step of 62.4: each window spans three points, half a step
+  // beyond its last one, clipped to the plot; they meet half-way.
+  assert.match(svg, /<rect class="window early" x="40" y="22" width="156" height="90"\/>/);
+  assert.match(svg, /<rect class="window late" x="196" y="22" width="156" height="90"\/>/);
+  assert.match(svg, /<line class="mean" x1="40" y1="32" x2="196" y2="32"\/>/); // early mean 9.3
+  assert.ok(svg.includes('>first 3</text>') && svg.includes('>last 3</text>'));
+  assert.equal(svg.match(/<line class="mean"/g)?.length, 2);
+  // No windows before there are enough tasks.
+  assert.doesNotMatch(renderSeriesSvg(series({ window: 0 })), /class="window/);
+  // Dropped values would shift the indices: then no window is drawn rather than a wrong one.
+  assert.doesNotMatch(renderSeriesSvg(series({ values: [1, NaN, 2, 3], window: 2 })), /class="window/);
+});
+
+test('rates are drawn on a fixed 0–100% scale', () => {
+  const svg = renderSeriesSvg(series({ key: 'success', rate: true, values: [0, 0, 1, 1], unit: 'points', early: 0, late: 1 }));
+  assert.ok(svg.includes('>100%</text>') && svg.includes('>0%</text>'));
+  assert.match(svg, /points="40,112 144,112 248,22 352,22"/);
+});
+
+test('series charts handle empty, single and flat series', () => {
+  assert.match(renderSeriesSvg(series({ values: [] })), /No data for Steps per task yet/);
+  assert.match(renderSeriesSvg(series({ values: [3], window: 0 })), /<circle cx="196" cy="67"/);
+  const flat = renderSeriesSvg(series({ values: [2, 2, 2], window: 0 }));
+  assert.match(flat, /points="40,67 196,67 352,67"/);
+  const svg = renderSeriesSvg(series({ values: [0, 10], window: 0 }));
+  assert.match(svg, /points="40,112 352,22"/); // higher value drawn higher
+  assert.match(renderSeriesSvg(series({ values: [1, NaN, 2] })), /aria-label="Steps per task: 1, 2\./);
+});
+
+test('the holdout shows its verdict and both arms of every measure', () => {
+  const html = renderProgressHtml(progress({ holdout: holdout() }), { cspSource: CSP_SOURCE });
+  assert.ok(html.includes('With memory vs without'));
+  assert.ok(html.includes('Memory helps: corrections per task 0.5 with memory vs 2 without.'));
+  assert.ok(html.includes('20 tasks with memory, 8 held out without it'));
+  const bars = renderComparisonSvg(comparison());
+  assert.match(bars, /<rect class="with" x="90" y="2" width="55"/); // 0.5 of 2 → a quarter of 220
+  assert.match(bars, /<rect class="without" x="90" y="20" width="220"/);
+  const rate = renderComparisonSvg(comparison({ rate: true, withMemory: 0.9, withoutMemory: 0.6 }));
+  assert.ok(rate.includes('>90%</text>') && rate.includes('>60%</text>'));
+  assert.equal(renderHoldout(null), '');
+  assert.doesNotMatch(renderProgressHtml(progress(), { cspSource: CSP_SOURCE }), /With memory vs without/);
+});
+
 test('text from the brain is escaped (a rule or label can hold anything)', () => {
   const evil = '<script>alert(1)</script><img src=x onerror=alert(2)>';
-  const html = renderProgressHtml(progress({ headline: evil, series: [series({ label: evil })] }), { cspSource: CSP_SOURCE });
+  const html = renderProgressHtml(
+    progress({
+      headline: evil, method: evil, series: [series({ label: evil, verdict: evil })],
+      holdout: holdout({ verdict: evil, comparisons: [comparison({ label: evil, verdict: evil })] }),
+    }),
+    { cspSource: CSP_SOURCE },
+  );
   assert.doesNotMatch(html, /<script>alert/);
   assert.doesNotMatch(html, /<img src=x/);
   assert.ok(html.includes('&lt;script&gt;alert(1)&lt;/script&gt;'));
@@ -47,28 +149,19 @@ test('honest empty state: the server headline, dashes for unknown rates, no fake
   const html = renderProgressHtml(
     progress({
       episodes: 3, enoughData: false, successRate: null, earlySuccessRate: null,
-      headline: '3 tasks recorded — 3 more before a trend means anything', series: [],
+      headline: 'Not enough tasks yet: 3 tasks recorded, 9 more before a trend means anything.', series: [],
     }),
     { cspSource: CSP_SOURCE },
   );
-  assert.ok(html.includes('3 tasks recorded — 3 more before a trend means anything'));
+  assert.ok(html.includes('Not enough tasks yet: 3 tasks recorded, 9 more before a trend means anything.'));
   assert.ok(html.includes('— → —'));
   assert.doesNotMatch(html, /<svg /);
   assert.ok(html.includes('No trends to show yet.'));
 });
 
-test('series charts handle empty, single and flat series', () => {
-  assert.match(renderSeriesSvg(series({ values: [] })), /No data for Steps per task yet/);
-  assert.match(renderSeriesSvg(series({ values: [3] })), /<circle cx="194" cy="48"/);
-  const flat = renderSeriesSvg(series({ values: [2, 2, 2] }));
-  assert.match(flat, /points="36,48 194,48 352,48"/);
-  const svg = renderSeriesSvg(series({ values: [0, 10] }));
-  assert.match(svg, /points="36,88 352,8"/); // higher value drawn higher
-  assert.match(renderSeriesSvg(series({ values: [1, NaN, 2] })), /aria-label="Steps per task: 1, 2"/);
-});
-
-test('change text says the direction in words', () => {
-  assert.equal(changeText({ change: -55.5, improving: true }), '−55.5% early → recent · improving');
+test('the verdict is the server\'s; an older server without one gets the change in words', () => {
+  assert.equal(verdictText(series()), 'down 38% — better (p = 0.003)');
+  assert.equal(verdictText({ change: -55.5, improving: true }), '−55.5% early → recent · improving');
   assert.equal(changeText({ change: 12, improving: false }), '+12% early → recent · getting worse');
   assert.equal(changeText({ change: null, improving: null }), 'not enough evidence yet');
 });

@@ -87,6 +87,30 @@ def _call(args: argparse.Namespace) -> int:
     return 0
 
 
+def _progress(args: argparse.Namespace) -> int:
+    """``comodor.progress`` through the app, exactly as an editor gets it, for a terminal."""
+    import json
+
+    from comodor.app import ComodorApp
+    from comodor.brain.errors import BrainError
+    from comodor.progress_text import can_print_unicode, render_progress
+
+    app = ComodorApp(_workspace(args.workspace))
+    try:
+        result = app.execute("comodor.progress", {})
+    except BrainError as error:
+        print(f"comodor: {error}", file=sys.stderr)
+        return 1
+    finally:
+        app.close()
+    if args.json:
+        print(json.dumps(result, indent=2, ensure_ascii=False))
+    else:
+        ascii_only = args.ascii or not can_print_unicode(sys.stdout)
+        print(render_progress(result, ascii_only=ascii_only))
+    return 0
+
+
 def _sync(args: argparse.Namespace) -> int:
     from comodor import config
     from comodor.app import ComodorApp
@@ -189,6 +213,17 @@ def build_parser() -> argparse.ArgumentParser:
     call.add_argument("argument", nargs="?", help="its argument, one JSON object")
     call.add_argument("--workspace", help="the project folder (default: here)")
     call.set_defaults(handler=_call)
+    progress = commands.add_parser(
+        "progress", help="whether the assistant is getting better, with the evidence"
+    )
+    progress.add_argument("--workspace", help="the project folder (default: here)")
+    progress.add_argument(
+        "--ascii",
+        action="store_true",
+        help="plain ASCII (the default when the terminal is not UTF-8)",
+    )
+    progress.add_argument("--json", action="store_true", help="the protocol result as JSON")
+    progress.set_defaults(handler=_progress)
     schemas = commands.add_parser("schemas", help="write the protocol's JSON Schemas")
     schemas.add_argument("--out", default="schemas", help="folder to write into")
     schemas.set_defaults(handler=_schemas)

@@ -18,6 +18,7 @@ import attrs
 from comodor import protocol as p
 from comodor.brain.errors import InvalidInput
 from comodor.brain.models import Message
+from comodor.protocol.progress import progress_result
 
 if TYPE_CHECKING:
     from comodor.app import ComodorApp
@@ -95,6 +96,7 @@ def _begin_task(app: ComodorApp, params: p.BeginTaskParams) -> p.BeginTaskResult
         lessons=app.wire.lessons(task.playbook.lessons),
         rules=app.wire.rules(task.playbook.rules),
         prefetched=task.playbook.prefetched,
+        holdout=task.holdout,
     )
 
 
@@ -147,27 +149,7 @@ def _export_rules(app: ComodorApp, params: p.ExportRulesParams) -> p.PathResult:
 
 def _progress(app: ComodorApp, params: p.NoParams) -> p.ProgressResult:
     del params
-    progress = app.engine.progress()
-    return p.ProgressResult(
-        episodes=progress.episodes,
-        headline=progress.headline(),
-        enough_data=progress.enough_data,
-        success_rate=round(progress.success_rate, 4),
-        early_success_rate=round(progress.early_success_rate, 4),
-        lessons=progress.lessons,
-        rules_active=progress.rules_active,
-        series=[
-            p.SeriesObject(
-                key=series.key,
-                label=series.label,
-                values=list(series.values),
-                change=round(series.change, 2),
-                improving=series.improving,
-                sparkline=series.sparkline(),
-            )
-            for series in progress.series
-        ],
-    )
+    return progress_result(app.engine.progress())
 
 
 def _stats(app: ComodorApp, params: p.NoParams) -> p.StatsResult:

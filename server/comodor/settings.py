@@ -46,6 +46,15 @@ class LearningSettings:
         default=150, validator=attrs.validators.in_(range(0, 60_001))
     )
     correction_window_minutes: float = attrs.field(default=120.0, validator=attrs.validators.gt(0))
+    holdout_rate: float = attrs.field(
+        default=0.0,
+        validator=attrs.validators.and_(attrs.validators.ge(0.0), attrs.validators.le(0.5)),
+    )
+    """Share of tasks begun without memory, to measure what memory changes (0 … 0.5).
+
+    Those tasks get no lessons and no rules, so they may need corrections memory
+    would have prevented: the price of knowing whether it helps. Off by default.
+    """
 
 
 @attrs.frozen

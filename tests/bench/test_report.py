@@ -27,6 +27,7 @@ def test_the_report_has_every_benchmark_the_machine_and_both_plots(tmp_path: Pat
         "## Capture",
         "## Learning quality",
         "## Recall quality",
+        "## Progress honesty",
         "## Plots",
     ):
         assert section in report

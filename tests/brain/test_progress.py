@@ -1,65 +1,159 @@
-"""Progress: honest about trends, and about the lack of them."""
+"""Progress: says "better" or "worse" only when a test says so, and "not yet" otherwise."""
 
 from __future__ import annotations
 
-import pytest
+import random
 
 from comodor.brain.engine import LearningEngine
 from comodor.brain.models import Episode
 from comodor.brain.progress import MIN_FOR_TREND, Series, analyse
 
 
-def _episodes(steps: list[int], **fields: object) -> list[Episode]:
-    return [
-        Episode(
+def _episodes(
+    steps: list[int], success: list[bool] | None = None, **columns: list[int]
+) -> list[Episode]:
+    success = success if success is not None else [True] * len(steps)
+    episodes = []
+    for number, (value, succeeded) in enumerate(zip(steps, success, strict=True)):
+        episode = Episode(
             goal="g",
             scope="s",
+            id=number + 1,
             steps=value,
-            success=True,
+            success=succeeded,
             stopped="done",
-            started_at=float(i),
-            ended_at=float(i) + 1,
-            **fields,
-        )  # type: ignore[arg-type]
-        for i, value in enumerate(steps)
-    ]
+            started_at=float(number),
+            ended_at=float(number) + 1,
+        )
+        for name, values in columns.items():
+            setattr(episode, name, values[number])
+        episodes.append(episode)
+    return episodes
 
 
-def test_fewer_than_six_tasks_is_not_a_trend() -> None:
+def _noise(rng: random.Random, tasks: int) -> list[Episode]:
+    """A project where nothing changes: every task drawn from the same distributions."""
+    level = rng.uniform(3, 15)
+    return _episodes(
+        [max(0, round(rng.gauss(level, level * 0.4))) for _ in range(tasks)],
+        [rng.random() < 0.8 for _ in range(tasks)],
+        corrections=[rng.choice([0, 0, 0, 1, 1, 2]) for _ in range(tasks)],
+        approvals=[rng.choice([0, 0, 1]) for _ in range(tasks)],
+        retries=[rng.choice([0, 0, 0, 0, 1]) for _ in range(tasks)],
+        tokens=[round(rng.lognormvariate(8, 0.5)) for _ in range(tasks)],
+    )
+
+
+def test_fewer_than_twelve_tasks_is_not_enough_for_a_trend() -> None:
     progress = analyse(_episodes([10, 9, 8, 7, 6]))
     assert not progress.enough_data
-    assert progress.headline() == "5 tasks recorded — 1 more before a trend means anything."
-    assert all(series.improving is None for series in progress.series)
-
-
-def test_falling_steps_make_the_headline() -> None:
-    progress = analyse(_episodes([10, 10, 9, 6, 5, 4, 4, 4]))
+    assert progress.headline() == (
+        "Not enough tasks yet: 5 tasks recorded, 7 more before a trend means anything."
+    )
     steps = progress.get("steps")
-    assert steps is not None and steps.improving is True
-    assert progress.headline().startswith("Steps per task down ")
+    assert steps is not None and steps.improving is None and steps.direction is None
+    assert steps.verdict() == "not enough tasks yet" and steps.contrast.p_value is None
 
 
-def test_a_change_inside_five_percent_is_flat() -> None:
-    series = Series("steps", "Steps", [100, 100, 100, 100, 102, 103])
-    assert series.improving is None
+def test_a_worsening_history_names_the_regression() -> None:
+    rng = random.Random(1)
+    steps = [rng.randint(4, 6) for _ in range(10)] + [rng.randint(12, 18) for _ in range(10)]
+    progress = analyse(_episodes(steps, [True] * 10 + [False] * 10))
+    series = progress.get("steps")
+    assert series is not None
+    assert (series.direction, series.significant, series.improving) == ("worse", True, False)
+    assert progress.headline().startswith("Steps per task up ")
+    assert "— worse" in progress.headline() and "Task success 100% → 0% — worse" in (
+        progress.headline()
+    )
 
 
-def test_a_tiny_base_cannot_headline_a_claim() -> None:
-    episodes = _episodes([5] * 8)
-    for episode, retries in zip(episodes, [1, 0, 0, 0, 0, 0, 0, 0], strict=True):
-        episode.retries = retries
-    progress = analyse(episodes)
-    retries_series = progress.get("retries")
-    assert retries_series is not None and retries_series.improving is True
-    assert "Tool errors" not in progress.headline()
+def test_success_from_none_to_all_is_a_change_in_points_and_the_headline() -> None:
+    progress = analyse(_episodes([5] * 16, [False] * 8 + [True] * 8))
+    first_try = progress.get("success")
+    assert first_try is not None and first_try.significant and first_try.improving is True
+    assert first_try.contrast.effect == 100.0 and first_try.contrast.unit == "points"
+    assert progress.headline() == "First-try success 0% → 100% — better (first 8 tasks vs last 8)."
+
+
+def test_an_improvement_is_reported_with_its_size_and_windows() -> None:
+    progress = analyse(_episodes([12, 11, 13, 12, 10, 12, 11, 12, 6, 5, 6, 5, 4, 6, 5, 6]))
+    steps = progress.get("steps")
+    assert steps is not None and steps.direction == "better" and steps.improving is True
+    assert progress.headline() == "Steps per task down 54% — better (first 8 tasks vs last 8)."
+    assert steps.verdict() == "down 54% — better (p < 0.001)"
+
+
+def test_a_regression_is_named_even_when_an_improvement_is_stronger() -> None:
+    steps = [20] * 10 + [5] * 10
+    corrections = [0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 2, 3, 2, 1, 2, 3, 2, 2, 3, 2]
+    progress = analyse(_episodes(steps, corrections=corrections))
+    headline = progress.headline()
+    assert headline.startswith("Steps per task down 75% — better")
+    assert "Corrections per task 0.1 → 2.2 — worse" in headline
+
+
+def test_random_histories_claim_nothing_in_at_least_95_percent_of_results() -> None:
+    rng = random.Random(15)
+    results = [analyse(_noise(rng, rng.randint(MIN_FOR_TREND, 30))) for _ in range(300)]
+    claiming = [p for p in results if any(series.significant for series in p.series)]
+    assert len(claiming) <= 0.05 * len(results), [p.headline() for p in claiming]
+    assert sum(p.headline().startswith("No measurable change") for p in results) >= 285
+    # The same histories, judged test by test without the correction, would claim a lot.
+    uncorrected = [
+        p
+        for p in results
+        if any(s.contrast.raw is not None and s.contrast.raw.p_value < 0.05 for s in p.series)
+    ]
+    assert len(uncorrected) > 3 * max(1, len(claiming))
+
+
+def test_a_change_inside_the_flat_band_is_never_a_claim() -> None:
+    steps = [100] * 50 + [103] * 50  # perfectly consistent, and too small to matter
+    progress = analyse(_episodes(steps))
+    series = progress.get("steps")
+    assert series is not None and not series.significant and series.direction is None
+    assert series.verdict() == "too small to matter (+3%, p < 0.001)"
+    assert progress.headline().startswith("No measurable change yet")
+
+
+def test_a_negligible_change_from_zero_is_not_a_claim_however_many_tasks() -> None:
+    retries = [0] * 50 + [0] * 48 + [1, 1]  # 0 → 0.04 a task: fewer than one in twenty
+    series = analyse(_episodes([5] * 100, retries=retries)).get("retries")
+    assert series is not None and series.contrast.flat and not series.significant
+
+
+def test_a_tiny_base_is_said_in_absolute_terms_never_as_a_percentage() -> None:
+    retries = [1, 1, 0, 1, 1, 0, 1, 1, 0, 1, 1, 0] + [0] * 12
+    progress = analyse(_episodes([5] * 24, retries=retries))
+    series = progress.get("retries")
+    assert series is not None and series.significant and series.improving is True
+    headline = progress.headline()
+    assert headline.startswith("Tool errors per task 0.7 → 0 — better") and "%" not in headline
+
+
+def test_series_that_never_vary_are_not_tested_and_cost_the_others_nothing() -> None:
+    progress = analyse(_episodes([5] * 12 + [9] * 12))
+    assert progress.tests == 1  # steps only: success is 100% throughout
+    success = progress.get("success")
+    assert success is not None and success.verdict() == "no change"
+    assert progress.method().endswith("Holm-corrected across 1 test at α = 5%.")
 
 
 def test_cancelled_tasks_are_left_out_and_all_zero_series_dropped() -> None:
     episodes = _episodes([3] * MIN_FOR_TREND)
     episodes[0].stopped = "cancelled"
     progress = analyse(episodes)
-    assert progress.episodes == MIN_FOR_TREND - 1
+    assert progress.episodes == MIN_FOR_TREND - 1 and not progress.enough_data
     assert progress.get("approvals") is None and progress.get("tokens") is None
+
+
+def test_a_long_history_compares_its_first_fifty_tasks_with_its_latest_fifty() -> None:
+    progress = analyse(_episodes([10] * 150 + [4] * 30))
+    steps = progress.get("steps")
+    assert steps is not None and steps.window == 50
+    assert steps.means() == (10.0, (20 * 10 + 30 * 4) / 50)
+    assert progress.headline().endswith("(first 50 tasks vs last 50).")
 
 
 def test_sparkline_has_an_ascii_form() -> None:
@@ -69,11 +163,11 @@ def test_sparkline_has_an_ascii_form() -> None:
 
 
 def test_engine_progress_reflects_real_tasks(engine: LearningEngine) -> None:
-    for steps in (12, 11, 10, 5, 4, 3, 3):
+    for steps in (14, 12, 13, 12, 11, 12, 13, 14, 5, 4, 4, 3, 4, 5, 3, 4):
         task = engine.begin_task("refactor the module")
         engine.end_task(task.id, True, steps=steps)
     progress = engine.progress()
-    assert progress.episodes == 7 and progress.enough_data
+    assert progress.episodes == 16 and progress.enough_data and progress.holdout is None
     steps_series = progress.get("steps")
-    assert steps_series is not None
-    assert steps_series.change == pytest.approx((3.0 - 11.5) / 11.5 * 100)
+    assert steps_series is not None and steps_series.improving is True
+    assert steps_series.change == (4.0 - 12.625) / 12.625 * 100

@@ -86,8 +86,9 @@ def test_extension_activates_and_explains_a_server_that_cannot_start(
 
 # ---- helpers for the scenario -------------------------------------------------------------
 
-# Eight earlier tasks in this project (steps taken, success), so the dashboard has real series
-# from the real server to draw. Written through the server's own app, like `comodor mcp` would.
+# Sixteen earlier tasks in this project (steps taken, success), so the dashboard has real series
+# from the real server to draw, and enough of them for its test to find the fall in steps
+# significant. Written through the server's own app, like `comodor mcp` would.
 SEED_HISTORY = """
 import sys
 from pathlib import Path
@@ -95,7 +96,9 @@ from comodor.app import ComodorApp
 
 app = ComodorApp(Path(sys.argv[1]))
 for number, (steps, success) in enumerate(
-    [(14, False), (12, True), (11, False), (10, True), (8, True), (7, True), (6, True), (5, True)]
+    [(14, False), (12, True), (13, False), (11, True), (14, True), (12, False), (13, True),
+     (12, True), (6, True), (5, True), (6, True), (4, True), (5, True), (6, True), (5, True),
+     (4, True)]
 ):
     task = app.execute("comodor.beginTask", {"goal": f"earlier task {number}"})
     app.execute("comodor.endTask", {"taskId": task["taskId"], "success": success, "steps": steps})

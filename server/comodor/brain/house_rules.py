@@ -175,7 +175,7 @@ class HouseRules:
         return changed
 
     def on_denied(self, tool: str, subject: str, reason: str = "denied") -> list[Rule]:
-        """A refused permission, counted towards an ``avoid`` rule for that command."""
+        """A refused permission: a confident ``avoid`` rule ("ask first") for what was refused."""
         shared = self.shared
         if reason.strip().lower() in signals.NOT_DENIALS:
             return []  # a timeout or a cancellation says nothing about the user's wishes
@@ -192,8 +192,8 @@ class HouseRules:
             category="avoid",
             language=None,
             kind="denial",
-            statement=f"Do not run `{key.subject}` without asking first.",
-            detail=f"you denied {tool} `{key.subject}`",
+            statement=key.statement,
+            detail=f"you denied {tool} `{key.denied}`",
         )
         self.record_votes([vote], origin=f"denial:{signal_id}")
         return [rule for rule in self.rules if rule.key == key.key]

@@ -192,6 +192,8 @@ class Episode:
     skills: list[int] = attrs.field(factory=list)
     started_at: float = attrs.field(factory=time.time)
     ended_at: float = 0.0
+    holdout: bool = False
+    """Run without memory (no lessons, no rules), to measure what memory changes."""
 
     @property
     def open(self) -> bool:

@@ -175,6 +175,10 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX agent_writes_by_path ON agent_writes(scope, path, id);
     """,
+    # 2: tasks held out from memory (learning.holdoutRate), compared with the others.
+    """
+    ALTER TABLE episodes ADD COLUMN holdout INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -19,6 +19,7 @@ from comodor.brain import signals
 from comodor.brain.context import Shared
 from comodor.brain.errors import InvalidInput
 from comodor.brain.events import FeedbackGiven, Recalled
+from comodor.brain.holdout import withhold_memory
 from comodor.brain.house_rules import HouseRules
 from comodor.brain.lessons import LessonBook
 from comodor.brain.models import Episode, EpisodeSummary, Message, Rule, Vote
@@ -48,6 +49,8 @@ class Task:
 
     id: int
     playbook: Playbook
+    holdout: bool = False
+    """Begun without memory (``learning.holdoutRate``): the playbook is empty."""
 
 
 class TaskLedger:
@@ -80,12 +83,16 @@ class TaskLedger:
                 rules_active=len(playbook.rules),
             )
         )
+        holdout = withhold_memory(episode.id, shared.settings.holdout_rate)
+        if holdout:
+            shared.store.mark_holdout(episode.id)
+            playbook = Playbook.empty()
         shared.store.mark_used([lesson.id for lesson in playbook.lessons])
         if playbook.lessons or playbook.rules:
             shared.bus.emit(
                 Recalled(playbook.lessons, playbook.rules, episode.id, redact(goal)[:200])
             )
-        return Task(episode.id, playbook)
+        return Task(episode.id, playbook, holdout)
 
     def open_episode(self, task_id: int) -> Episode:
         """The task ``task_id`` of this project, still open; else the field is invalid."""

@@ -39,9 +39,11 @@ from comodor.protocol.params import (
 )
 from comodor.protocol.results import (
     BeginTaskResult,
+    ComparisonObject,
     ConsolidateResult,
     EndTaskResult,
     FeedbackResult,
+    HoldoutObject,
     LessonObject,
     LessonResult,
     LessonsResult,
@@ -63,6 +65,7 @@ __all__ = [
     "AgentEditParams",
     "BeginTaskParams",
     "BeginTaskResult",
+    "ComparisonObject",
     "ConsolidateResult",
     "DeniedParams",
     "DraftParams",
@@ -71,6 +74,7 @@ __all__ = [
     "ExportRulesParams",
     "FeedbackParams",
     "FeedbackResult",
+    "HoldoutObject",
     "IdParams",
     "LessonObject",
     "LessonResult",

@@ -99,6 +99,6 @@ def items(*, max_items: int) -> dict[str, Any]:
     return {"validator": check, "metadata": {SCHEMA: {"maxItems": max_items}}}
 
 
-def enum_only(values: Sequence[str]) -> Any:
+def enum_only(values: Sequence[str | None]) -> Any:
     """Metadata for a result field that is always one of ``values`` (published, not checked)."""
     return {SCHEMA: {"enum": list(values)}}

@@ -64,14 +64,73 @@ class RuleObject:
     """Added to the spec: only a teammate's committed ``house-rules.md`` stands behind it."""
 
 
+DIRECTIONS = ("better", "worse", None)
+UNITS = ("percent", "points")
+
+
 @attrs.frozen
 class SeriesObject:
+    """One progress series: its values, and the verdict of early against late tasks."""
+
     key: str
     label: str
     values: list[float]
     change: float
     improving: bool | None
     sparkline: str
+    direction: str | None = attrs.field(metadata=enum_only(DIRECTIONS))
+    """Added in 1.1: ``better`` or ``worse`` for a significant change, else null."""
+    significant: bool
+    p_value: float | None
+    """Corrected for every test of the result (Holm); null when there were too few tasks."""
+    effect: float | None
+    """Percentage points for rates, percent change for counts (null from a zero base)."""
+    unit: str = attrs.field(metadata=enum_only(UNITS))
+    """``points`` (rates) or ``percent`` (counts): what ``effect`` is in."""
+    rate: bool
+    """Values are outcomes (1 = yes), compared as a share of tasks."""
+    lower_is_better: bool
+    window: int
+    """Tasks in the early window (the first ``window`` values) and in the late one (the last)."""
+    early: float
+    """Mean of the early window (a share from 0 to 1 for rates)."""
+    late: float
+    verdict: str
+    """The verdict in words, e.g. ``down 40% — better (p = 0.003)``; every client shows this."""
+
+
+@attrs.frozen
+class ComparisonObject:
+    """One measure, tasks with memory against tasks held out from it."""
+
+    key: str
+    label: str
+    with_memory: float
+    """Mean over tasks with memory (a share from 0 to 1 for rates)."""
+    without_memory: float
+    effect: float | None
+    """With memory relative to without: points for rates, percent for counts."""
+    unit: str = attrs.field(metadata=enum_only(UNITS))
+    rate: bool
+    lower_is_better: bool
+    significant: bool
+    direction: str | None = attrs.field(metadata=enum_only(DIRECTIONS))
+    """``better`` when memory is significantly better on this measure, ``worse``, or null."""
+    p_value: float | None
+    verdict: str
+
+
+@attrs.frozen
+class HoldoutObject:
+    """Added in 1.1: what the memory-off holdout (``learning.holdoutRate``) shows."""
+
+    with_memory: int
+    without_memory: int
+    enough_data: bool
+    helps: bool | None
+    """True when memory is significantly better on some measure and worse on none."""
+    verdict: str
+    comparisons: list[ComparisonObject]
 
 
 # -- results -------------------------------------------------------------------- #
@@ -123,6 +182,8 @@ class BeginTaskResult:
     lessons: list[LessonObject]
     rules: list[RuleObject]
     prefetched: bool
+    holdout: bool
+    """Added in 1.1: this task is held out from memory (empty playbook), see holdoutRate."""
 
 
 @attrs.frozen
@@ -155,6 +216,10 @@ class ProgressResult:
     lessons: int
     rules_active: int
     series: list[SeriesObject]
+    holdout: HoldoutObject | None
+    """Added in 1.1: tasks with and without memory compared; null when none was held out."""
+    method: str
+    """Added in 1.1: how the verdicts were reached (windows, tests, correction), in words."""
 
 
 @attrs.frozen

@@ -35,6 +35,15 @@ class EpisodeRows(Database):
         episode.id = int(cursor.lastrowid or 0)
         return episode
 
+    def mark_holdout(self, episode_id: int) -> None:
+        """The task runs without memory: nothing recalled into it is credited or counted."""
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE episodes SET holdout = 1, recalled = '[]', skills = '[]',"
+                " rules_active = 0 WHERE id = ?",
+                (episode_id,),
+            )
+
     def close_episode(self, episode: Episode) -> None:
         """Record the outcome; counters captured meanwhile (corrections, undos) are kept."""
         with self._write() as conn:

@@ -68,7 +68,7 @@ LESSON_COLUMNS = (
 EPISODE_COLUMNS = (
     "id, session_id, scope, goal, success, stopped, steps, elapsed, approvals, tokens, "
     "corrections, undos, retries, tools_used, error_kind, rules_active, recalled, skills, "
-    "started_at, ended_at"
+    "started_at, ended_at, holdout"
 )
 INSERT_LESSON = (
     "INSERT INTO lessons (kind, scope, trigger, guidance, terms, confidence, pinned, source,"
@@ -142,4 +142,5 @@ def episode_from_row(row: Sequence[Any]) -> Episode:
         skills=json.loads(row[17]),
         started_at=row[18],
         ended_at=row[19],
+        holdout=bool(row[20]),
     )

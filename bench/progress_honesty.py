@@ -1,0 +1,331 @@
+"""Progress honesty benchmark: how often the dashboard claims a change that is not there,
+and how often it finds one that is.
+
+Histories are generated task by task as ``comodor.endTask`` would record them —
+steps, corrections, undos, approvals, tool errors, tokens, success — and fed to
+the same analysis ``comodor.progress`` runs (:func:`comodor.brain.progress.analyse`).
+
+* **No change** (the false-claim rate): every measure stays at its own level for
+  the whole history, drawn fresh per history (steps 3–20 a task with a spread of
+  30–60%, corrections 0–1.5, undos 0–0.3, approvals 0–2, tool errors 0–1, tokens
+  lognormal, success 50–95%). Any significant series is a false claim; the rate
+  is over whole results (one claim anywhere counts), the number the contract
+  bounds at 5%. Printed next to it: what the same tests would claim without the
+  Holm correction. A run with a 20% memory-off holdout and no memory effect
+  checks the holdout comparison too.
+* **A real 30% improvement over 30 tasks** (power): one measure improves by 30%
+  from the first task to the last (a linear drift, or a step half-way) while the
+  others stay level; "detected" means that series is significant and ``better``.
+  Claims on the unchanged series, or in the wrong direction, are counted as
+  false claims.
+
+Run: ``python -m bench.progress_honesty`` (``--histories 1000`` by default;
+``--json FILE`` writes the figures). Targets are reported, not asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from comodor.brain.holdout import withhold_memory
+from comodor.brain.models import Episode
+from comodor.brain.progress import analyse
+
+TARGET_FALSE_CLAIMS = 0.05
+AFFECTS: dict[str, tuple[str, set[str]]] = {
+    "steps": ("steps", {"steps"}),
+    # Fewer corrections also mean more tasks right the first time.
+    "corrections": ("corrections", {"corrections", "success"}),
+    "success": ("succeeded", {"succeeded", "success"}),
+}
+"""The series that should detect a drifting measure, and every series it truly moves."""
+Drift = Callable[[float], float]
+"""Multiplier of a measure's level at a point of the history (0 = first task, 1 = last)."""
+
+
+def _level(_: float) -> float:
+    return 1.0
+
+
+def linear(total: float) -> Drift:
+    return lambda t: 1.0 + total * t
+
+
+def step(total: float) -> Drift:
+    return lambda t: 1.0 if t < 0.5 else 1.0 + total
+
+
+def poisson(rng: random.Random, mean: float) -> int:
+    """Knuth's method for small means, a rounded normal above 30 (plenty for counts a task)."""
+    if mean <= 0:
+        return 0
+    if mean > 30:
+        return max(0, round(rng.gauss(mean, math.sqrt(mean))))
+    limit, count, product = math.exp(-mean), 0, rng.random()
+    while product > limit:
+        count += 1
+        product *= rng.random()
+    return count
+
+
+def overdispersed(rng: random.Random, mean: float, spread: float) -> int:
+    """A count whose task-to-task spread is about ``spread`` × its mean (gamma–Poisson)."""
+    if mean <= 0:
+        return 0
+    shape = 1.0 / max(spread**2 - 1.0 / mean, 1e-3)
+    return poisson(rng, rng.gammavariate(shape, mean / shape))
+
+
+@attrs.frozen
+class Profile:
+    """One simulated project: each measure's level, and how it drifts over the history."""
+
+    steps: float
+    steps_spread: float
+    corrections: float
+    undos: float
+    approvals: float
+    retries: float
+    tokens: float
+    success: float
+    drifts: dict[str, Drift] = attrs.field(factory=dict)
+
+    @classmethod
+    def random(
+        cls, rng: random.Random, drifts: dict[str, Drift] | None = None, **levels: float
+    ) -> Profile:
+        """A random project; ``levels`` pin some measures (e.g. ``steps=10``)."""
+        drawn = {
+            "steps": rng.uniform(3, 20),
+            "steps_spread": rng.uniform(0.3, 0.6),
+            "corrections": rng.uniform(0, 1.5),
+            "undos": rng.uniform(0, 0.3),
+            "approvals": rng.uniform(0, 2),
+            "retries": rng.uniform(0, 1),
+            "tokens": rng.uniform(2_000, 20_000),
+            "success": rng.uniform(0.5, 0.95),
+        }
+        return cls(**{**drawn, **levels}, drifts=drifts or {})
+
+    def at(self, name: str, t: float) -> float:
+        return float(getattr(self, name)) * self.drifts.get(name, _level)(t)
+
+
+def history(
+    rng: random.Random, profile: Profile, tasks: int, holdout_rate: float = 0.0
+) -> list[Episode]:
+    episodes = []
+    for number in range(tasks):
+        t = number / max(1, tasks - 1)
+        success = rng.random() < min(1.0, profile.at("success", t))
+        episodes.append(
+            Episode(
+                goal=f"task {number}",
+                scope="project:bench",
+                id=number + 1,
+                success=success,
+                stopped="done",
+                steps=overdispersed(rng, profile.at("steps", t), profile.steps_spread),
+                corrections=poisson(rng, profile.at("corrections", t)),
+                undos=poisson(rng, profile.at("undos", t)),
+                approvals=poisson(rng, profile.at("approvals", t)),
+                retries=poisson(rng, profile.at("retries", t)),
+                tokens=round(profile.at("tokens", t) * rng.lognormvariate(0, 0.4)),
+                started_at=float(number),
+                ended_at=float(number) + 0.5,
+                holdout=withhold_memory(number + 1, holdout_rate),
+            )
+        )
+    return episodes
+
+
+@attrs.define
+class Tally:
+    runs: int = 0
+    claims: int = 0
+    """Results with at least one false claim."""
+    uncorrected: int = 0
+    """Results where some test had a raw p < 0.05 (what no correction would claim)."""
+    detected: int = 0
+    alone: int = 0
+    """Histories where the changed series alone, tested without correction, finds it."""
+    seconds: float = 0.0
+
+    def rate(self, count: int) -> float:
+        return count / self.runs if self.runs else 0.0
+
+
+def run(
+    rng: random.Random,
+    runs: int,
+    tasks: int,
+    *,
+    target: str | None = None,
+    drift: Callable[[float], Drift] | None = None,
+    effect: float = 0.0,
+    holdout_rate: float = 0.0,
+    levels: dict[str, float] | None = None,
+) -> Tally:
+    """``runs`` histories; with ``target``, that measure changes by ``effect`` (e.g. -0.3)."""
+    tally = Tally()
+    started = time.perf_counter()
+    for _ in range(runs):
+        drifts = {target: drift(effect)} if target and drift else {}
+        profile = Profile.random(rng, drifts, **(levels or {}))
+        progress = analyse(history(rng, profile, tasks, holdout_rate))
+        contrasts = [(s.key, s.contrast) for s in progress.series]
+        if progress.holdout is not None:
+            contrasts += [(f"holdout.{c.key}", c.contrast) for c in progress.holdout.comparisons]
+        wanted, affected = AFFECTS.get(target or "", ("", set()))
+        false_claim = False
+        for key, contrast in contrasts:
+            if not contrast.significant:
+                continue
+            if key == wanted and contrast.direction == "better":
+                tally.detected += 1
+            elif not (key in affected and contrast.direction == "better"):
+                false_claim = True
+        tally.claims += false_claim
+        tally.alone += any(
+            key == wanted
+            and contrast.raw is not None
+            and contrast.raw.p_value < 0.05
+            and contrast.better
+            and not contrast.flat
+            for key, contrast in contrasts
+        )
+        tally.uncorrected += any(
+            contrast.raw is not None and contrast.raw.p_value < 0.05 for _, contrast in contrasts
+        )
+        tally.runs += 1
+    tally.seconds = time.perf_counter() - started
+    return tally
+
+
+STEPS_STEADY = {"steps": 10.0, "steps_spread": 0.3}
+STEPS_NOISY = {"steps": 10.0, "steps_spread": 0.6}
+SCENARIOS: list[tuple[str, str, str, Callable[[float], Drift], float, int, dict[str, float]]] = [
+    ("steps (10, ±30%)", "steps", "−30%, step half-way", step, -0.3, 30, STEPS_STEADY),
+    ("steps (10, ±30%)", "steps", "−30%, linear drift", linear, -0.3, 30, STEPS_STEADY),
+    ("steps (10, ±60%)", "steps", "−30%, step half-way", step, -0.3, 30, STEPS_NOISY),
+    (
+        "corrections (2 a task)",
+        "corrections",
+        "−30%, step half-way",
+        step,
+        -0.3,
+        30,
+        {"corrections": 2.0},
+    ),
+    ("task success (60%)", "success", "+30 points, step half-way", step, 0.5, 30, {"success": 0.6}),
+    ("steps (10, ±30%)", "steps", "−30%, step half-way", step, -0.3, 60, STEPS_STEADY),
+    ("steps (10, ±60%)", "steps", "−30%, step half-way", step, -0.3, 100, STEPS_NOISY),
+    (
+        "corrections (2 a task)",
+        "corrections",
+        "−30%, step half-way",
+        step,
+        -0.3,
+        100,
+        {"corrections": 2.0},
+    ),
+]
+"""Power scenarios: label, measure, shape, drift, total change, tasks, pinned levels."""
+
+
+def wilson(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a rate: how far sampling alone could move it."""
+    if total == 0:
+        return 0.0, 1.0
+    rate = hits / total
+    centre = (rate + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(rate * (1 - rate) / total + z * z / (4 * total * total))
+    return max(0.0, centre - half / (1 + z * z / total)), min(
+        1.0, centre + half / (1 + z * z / total)
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--histories", type=int, default=1000, help="histories per row")
+    parser.add_argument("--seed", type=int, default=15)
+    parser.add_argument("--json", type=Path, help="write the figures here too")
+    args = parser.parse_args(argv)
+    rng = random.Random(args.seed)
+    runs = args.histories
+    figures: dict[str, Any] = {"histories": runs, "null": [], "power": []}
+
+    print(f"### No change: false claims in {runs} random histories (target ≤ 5%)\n")
+    print(
+        "| tasks | holdout | false-claim rate (whole result) | 95% interval "
+        "| without correction | ms/history |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|")
+    for tasks, holdout in (
+        (12, 0.0),
+        (20, 0.0),
+        (30, 0.0),
+        (60, 0.0),
+        (100, 0.0),
+        (300, 0.0),
+        (60, 0.2),
+        (200, 0.2),
+    ):
+        tally = run(rng, runs, tasks, holdout_rate=holdout)
+        row = {
+            "tasks": tasks,
+            "holdout_rate": holdout,
+            "false_claim_rate": tally.rate(tally.claims),
+            "uncorrected_rate": tally.rate(tally.uncorrected),
+            "ms_per_history": tally.seconds / runs * 1000,
+        }
+        figures["null"].append(row)
+        low, high = wilson(tally.claims, runs)
+        print(
+            f"| {tasks} | {holdout:.0%} | {row['false_claim_rate']:.1%} | {low:.1%}–{high:.1%} | "
+            f"{row['uncorrected_rate']:.1%} | {row['ms_per_history']:.1f} |"
+        )
+
+    print(f"\n### A real 30% improvement: detection rate (power) in {runs} histories\n")
+    print(
+        "| measure (level, task-to-task spread) | change | tasks | detected | "
+        "tested alone, uncorrected | false claims |"
+    )
+    print("|---|---|---:|---:|---:|---:|")
+    for label, target, shape, drift, effect, tasks, levels in SCENARIOS:
+        tally = run(rng, runs, tasks, target=target, drift=drift, effect=effect, levels=levels)
+        row = {
+            "measure": label,
+            "shape": shape,
+            "effect": effect,
+            "tasks": tasks,
+            "detected": tally.rate(tally.detected),
+            "alone_uncorrected": tally.rate(tally.alone),
+            "false_claim_rate": tally.rate(tally.claims),
+        }
+        figures["power"].append(row)
+        print(
+            f"| {label} | {shape} | {tasks} | {row['detected']:.1%} | "
+            f"{row['alone_uncorrected']:.1%} | {row['false_claim_rate']:.1%} |"
+        )
+    worst = max(row["false_claim_rate"] for row in figures["null"])
+    verdict = "meets" if worst <= TARGET_FALSE_CLAIMS else "MISSES"
+    print(f"\nWorst false-claim rate {worst:.1%}: {verdict} the ≤ 5% target.")
+    if args.json:
+        args.json.parent.mkdir(parents=True, exist_ok=True)
+        args.json.write_text(json.dumps(figures, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
