@@ -16,9 +16,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.store import BrainStore
+
 from bench.corpus import Corpus
-from comodor.brain.engine import LearningEngine
-from comodor.brain.store import BrainStore
 
 SCOPE = "project:bench"
 

@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.capture.tracker import CaptureTracker
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 from bench.brain import percentile
-from comodor.brain.engine import LearningEngine
-from comodor.capture.tracker import CaptureTracker
 
 
 def agent_file(lines: int, seed: int) -> str:
@@ -84,7 +84,7 @@ class Client:
             self.events.append((time.perf_counter(), params))
 
     async def start(self, workspace: Path, watch: bool) -> psutil.Process:
-        await self.client.start_io(sys.executable, "-m", "comodor", "serve")
+        await self.client.start_io(sys.executable, "-m", "comodor_lsp", "serve")
         process = psutil.Process(self.client._server.pid)  # type: ignore[attr-defined]
         await self.client.initialize_async(
             types.InitializeParams(

@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 import time
 
-from comodor.brain.models import Lesson
-from comodor.brain.text import terms
+from comodor_lsp.brain.models import Lesson
+from comodor_lsp.brain.text import terms
 
 _BASE = """test tests build deploy migration schema database query index cache config env docker
 compose kubernetes helm chart pipeline ci lint format ruff black mypy pytest fixture mock patch

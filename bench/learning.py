@@ -1,4 +1,4 @@
-"""Learning-quality benchmark: replay a user's corrections through a real ``comodor serve``.
+"""Learning-quality benchmark: replay a user's corrections through a real ``comodor-lsp serve``.
 
 A simulated user holds a hidden profile of 10 conventions (see
 :data:`bench.codegen.PROFILE`). A simulated agent writes small Python and
@@ -38,10 +38,10 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+from comodor_lsp.capture.conventions import analyse_correction
 
 from bench.codegen import PROFILE, Convention, FileSpec, Style, logic_edit, new_spec, render
 from bench.lsp_client import BenchClient, running_server
-from comodor.capture.conventions import analyse_correction
 
 TARGET_CORRECTIONS = 2
 TARGET_PRECISION = 0.97
@@ -522,7 +522,7 @@ def print_probe(probe: dict[str, dict[str, int]]) -> None:
 
 
 def print_conventions(summaries: list[dict[str, Any]]) -> None:
-    print(f"\n### Learning through `comodor serve` ({len(summaries)} seeds)\n")
+    print(f"\n### Learning through `comodor-lsp serve` ({len(summaries)} seeds)\n")
     print(
         "| convention | rule | corrections that fixed it | until confident & right (per seed) "
         "| worst | ≤ 2 |"

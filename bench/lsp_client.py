@@ -1,7 +1,7 @@
-"""A small LSP client that drives a real ``comodor serve`` subprocess for benchmarks.
+"""A small LSP client that drives a real ``comodor-lsp serve`` subprocess for benchmarks.
 
 Benchmarks must measure the server a user runs, not an in-process shortcut, so this
-plays the editor and the agent over stdio exactly as ``comodor demo`` does: open,
+plays the editor and the agent over stdio exactly as ``comodor-lsp demo`` does: open,
 save (with text), run commands, collect ``comodor/memory`` notifications. The server
 runs with ``COMODOR_HOME`` pointing at a throw-away folder, and with this checkout's
 ``server/`` first on ``PYTHONPATH`` so the code under test is the code in the tree.
@@ -17,10 +17,9 @@ import time
 from pathlib import Path
 from typing import Any
 
+from comodor_lsp.lsp.plain import plain
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
-
-from comodor.lsp.plain import plain
 
 SERVER_SOURCE = Path(__file__).resolve().parents[1] / "server"
 LANGUAGE_IDS = {".py": "python", ".ts": "typescript", ".js": "javascript"}
@@ -54,7 +53,7 @@ class BenchClient:
 
     async def start(self) -> None:
         await self.client.start_io(
-            sys.executable, "-m", "comodor", "serve", env=server_env(self.home)
+            sys.executable, "-m", "comodor_lsp", "serve", env=server_env(self.home)
         )
         process = getattr(self.client, "_server", None)
         if process is not None and process.stderr is not None:

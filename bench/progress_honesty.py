@@ -36,10 +36,9 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-
-from comodor.brain.holdout import withhold_memory
-from comodor.brain.models import Episode
-from comodor.brain.progress import analyse
+from comodor_lsp.brain.holdout import withhold_memory
+from comodor_lsp.brain.models import Episode
+from comodor_lsp.brain.progress import analyse
 
 TARGET_FALSE_CLAIMS = 0.05
 AFFECTS: dict[str, tuple[str, set[str]]] = {

@@ -4,7 +4,7 @@ The simulated user of :mod:`bench.learning` corrects code its authors wrote; its
 edits are the ones they thought of. Here the negatives come from people who never
 heard of Comodor: for each package in :data:`bench.releases.RELEASES`, every source
 file of the old release is written by the "agent" (``comodor.agentEdit``) and saved
-by the "user" as the new release, through a real ``comodor serve``, one brain per
+by the "user" as the new release, through a real ``comodor-lsp serve``, one brain per
 package. Formatting-only hunks are reverted first (:mod:`bench.formatting`), so every
 edit that is left changed what the code does or says: any confident rule learned
 from them is a **false rule** (goal: 0).
@@ -37,12 +37,12 @@ from pathlib import Path
 from typing import Any
 
 import attrs
+from comodor_lsp.capture.languages import language_of
 
 from bench import learning
 from bench.formatting import Kept, keep_human_edits
 from bench.lsp_client import BenchClient, running_server
 from bench.releases import CACHE, RELEASES, FetchError, Release, fetch, source_files
-from comodor.capture.languages import language_of
 
 TARGET_FALSE_RULES = 0
 TARGET_FLIP = learning.TARGET_FLIP

@@ -36,12 +36,11 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-
-from comodor.brain.engine import LearningEngine
-from comodor.brain.models import Lesson, ProposedLesson
-from comodor.brain.store import BrainStore
-from comodor.brain.text import terms
-from comodor.settings import LearningSettings
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.models import Lesson, ProposedLesson
+from comodor_lsp.brain.store import BrainStore
+from comodor_lsp.brain.text import terms
+from comodor_lsp.settings import LearningSettings
 
 SCOPE = "project:bench"
 TARGET_RECALL = 0.95

@@ -27,7 +27,8 @@ import time
 import uuid
 from pathlib import Path
 
-from comodor.brain.redact import find_secrets, redact
+from comodor_lsp.brain.redact import find_secrets, redact
+
 from tests.support.secrets import build_corpus
 
 MB = 1024 * 1024

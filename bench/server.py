@@ -1,4 +1,4 @@
-"""Language-server benchmark: round trips against a real ``comodor serve`` with a big brain.
+"""Language-server benchmark: round trips against a real ``comodor-lsp serve`` with a big brain.
 
 Measures, in one run and against one server process:
 
@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 import psutil
+from comodor_lsp.paths import project_key
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
 from bench.brain import build_brain, percentile
 from bench.corpus import Corpus
-from comodor.paths import project_key
 
 
 def _scope_for(workspace: Path) -> str:
@@ -51,7 +51,7 @@ async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
 
     client = LanguageClient("comodor-bench", "1")
     spawned = time.perf_counter()
-    await client.start_io(sys.executable, "-m", "comodor", "serve")
+    await client.start_io(sys.executable, "-m", "comodor_lsp", "serve")
     server = psutil.Process(client._server.pid)  # type: ignore[attr-defined]
     # Any request before initialize is refused, but only once the process is reading:
     # the refusal marks the end of interpreter start-up and imports.

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from comodor.brain.engine import LearningEngine
-from comodor.brain.events import Event, MemoryEvent
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.events import Event, MemoryEvent
 
 
 @pytest.fixture(autouse=True)

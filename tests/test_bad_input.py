@@ -1,7 +1,7 @@
 """Bad input gets an error naming the problem, and the brain is left exactly as it was.
 
 Input is validated once, at the edge (``comodor.protocol``), for every door: this
-drives the app the way the language server, the MCP server and ``comodor call``
+drives the app the way the language server, the MCP server and ``comodor-lsp call``
 do, with the client's JSON.
 """
 
@@ -12,9 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from comodor.app import ComodorApp
-from comodor.brain.errors import InvalidInput
+from comodor_lsp.app import ComodorApp
+from comodor_lsp.brain.errors import InvalidInput
 
 HUGE = "x" * 10_000_000
 

@@ -1,4 +1,4 @@
-"""``comodor progress``: the editor's verdicts in a terminal, sparklines, and an ASCII fallback."""
+"""``comodor-lsp progress``: the editor's verdicts in a terminal, sparklines, ASCII fallback."""
 
 from __future__ import annotations
 
@@ -10,10 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from comodor import cli
-from comodor.app import ComodorApp
-from comodor.progress_text import can_print_unicode
+from comodor_lsp import cli
+from comodor_lsp.app import ComodorApp
+from comodor_lsp.progress_text import can_print_unicode
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -61,7 +60,7 @@ def test_ascii_is_forced_by_the_flag_and_chosen_for_a_terminal_that_is_not_utf8(
     assert can_print_unicode(io.TextIOWrapper(io.BytesIO(), encoding="utf-8"))
     env = {**os.environ, "PYTHONIOENCODING": "ascii", "PYTHONPATH": str(ROOT / "server")}
     done = subprocess.run(
-        [sys.executable, "-m", "comodor", "progress", "--workspace", str(workspace)],
+        [sys.executable, "-m", "comodor_lsp", "progress", "--workspace", str(workspace)],
         capture_output=True,
         env=env,
         timeout=60,

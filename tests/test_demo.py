@@ -11,7 +11,7 @@ import pytest
 @pytest.mark.slow
 def test_demo_learns_a_rule_from_two_corrections_and_shows_it_everywhere() -> None:
     completed = subprocess.run(
-        [sys.executable, "-m", "comodor", "demo"],
+        [sys.executable, "-m", "comodor_lsp", "demo"],
         capture_output=True,
         text=True,
         timeout=120,

@@ -1,4 +1,4 @@
-"""``comodor doctor`` tells the user what works and what does not, in one line each."""
+"""``comodor-lsp doctor`` tells the user what works and what does not, in one line each."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from tests.support.fake_llm import FakeLLM
 
 def doctor(workspace: Path, *extra: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "comodor", "doctor", "--workspace", str(workspace), *extra],
+        [sys.executable, "-m", "comodor_lsp", "doctor", "--workspace", str(workspace), *extra],
         capture_output=True,
         text=True,
         timeout=60,

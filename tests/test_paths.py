@@ -7,8 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-
-from comodor.paths import default_brain_path, project_key
+from comodor_lsp.paths import default_brain_path, project_key
 
 
 def git(folder: Path, *args: str) -> None:

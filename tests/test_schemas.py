@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from comodor.schemas import generate, render
+from comodor_lsp.schemas import generate, render
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT.parent / "shared" / "spec" / "protocol.md"
@@ -19,9 +19,11 @@ def test_schema_files_match_the_protocol_classes() -> None:
         str(path.relative_to(ROOT / "schemas")): path.read_text()
         for path in (ROOT / "schemas").rglob("*.json")
     }
-    assert set(on_disk) == set(generated), "run `comodor schemas` and commit schemas/"
+    assert set(on_disk) == set(generated), "run `comodor-lsp schemas` and commit schemas/"
     for relative, schema in generated.items():
-        assert on_disk[relative] == render(schema), f"{relative} is stale: run `comodor schemas`"
+        assert on_disk[relative] == render(schema), (
+            f"{relative} is stale: run `comodor-lsp schemas`"
+        )
 
 
 def test_every_command_of_the_spec_has_params_and_result_schemas() -> None:

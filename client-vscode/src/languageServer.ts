@@ -1,4 +1,4 @@
-// Owns the LanguageClient for `comodor serve`: finds the server, starts/restarts it, keeps the
+// Owns the LanguageClient for `comodor-lsp serve`: finds the server, starts/restarts it, keeps the
 // settings flowing, and turns start failures into one clear message with a fix. Everything
 // else talks to the server through `api`, which always targets the current client.
 import * as vscode from 'vscode';

@@ -1,4 +1,4 @@
-// Where is the Comodor language server? Decides the command line for `comodor serve`.
+// Where is the Comodor language server? Decides the command line for `comodor-lsp serve`.
 // Order: the `comodor.server.path` setting (a `comodor` executable or a Python interpreter),
 // then the interpreter selected in the Python extension, then `comodor` on PATH.
 // No `vscode` import: the VS Code-specific inputs (setting value, Python extension lookup)
@@ -34,7 +34,7 @@ export interface ResolutionDeps {
 }
 
 // Plain text: notifications show Markdown backticks literally.
-export const INSTALL_HINT = 'Install it with “pip install comodor”, or set comodor.server.path.';
+export const INSTALL_HINT = 'Install it with “pip install comodor-lsp”, or set comodor.server.path.';
 
 /** `python`, `python3`, `python3.11`, `pythonw.exe`, `pypy3`… are interpreters; anything else
  *  is taken to be the `comodor` executable. */
@@ -56,11 +56,11 @@ export function expandHome(file: string, home: string): string {
 
 export function launchFor(file: string, origin: ServerOrigin): ServerLaunch {
   return isPythonInterpreter(file)
-    ? { command: file, args: ['-m', 'comodor', 'serve'], origin }
+    ? { command: file, args: ['-m', 'comodor_lsp', 'serve'], origin }
     : { command: file, args: ['serve'], origin };
 }
 
-/** How the launch reads in messages, e.g. `/usr/bin/python3 -m comodor serve`. */
+/** How the launch reads in messages, e.g. `/usr/bin/python3 -m comodor_lsp serve`. */
 export function describeLaunch(launch: ServerLaunch): string {
   return [launch.command, ...launch.args].join(' ');
 }
@@ -105,12 +105,12 @@ export async function resolveServer(deps: ResolutionDeps): Promise<Resolution> {
     tried.push(`Python extension interpreter: ${interpreter} (${problem})`);
   }
 
-  const onPath = await deps.which('comodor');
+  const onPath = await deps.which('comodor-lsp');
   if (onPath) {
     tried.push(`PATH: ${onPath}`);
     return { ok: true, launch: launchFor(onPath, 'path'), tried };
   }
-  tried.push('PATH: no `comodor` executable');
+  tried.push('PATH: no `comodor-lsp` executable');
   return { ok: false, tried, reason: "Comodor couldn't find its language server." };
 }
 
@@ -150,13 +150,13 @@ export function makeWhich(envPath: string | undefined, pathExt: string | undefin
 /** Runs `<python> -c "import comodor"`; a missing package is the common failure. */
 export function checkComodorImport(python: string, timeoutMs = 15000): Promise<string | undefined> {
   return new Promise((resolve) => {
-    execFile(python, ['-c', 'import comodor'], { timeout: timeoutMs }, (err, _stdout, stderr) => {
+    execFile(python, ['-c', 'import comodor_lsp'], { timeout: timeoutMs }, (err, _stdout, stderr) => {
       if (!err) {
         resolve(undefined);
         return;
       }
       const lastLine = String(stderr).trim().split(/\r?\n/).pop();
-      resolve(lastLine ? `cannot import comodor: ${lastLine}` : `cannot import comodor: ${err.message}`);
+      resolve(lastLine ? `cannot import comodor_lsp: ${lastLine}` : `cannot import comodor_lsp: ${err.message}`);
     });
   });
 }

@@ -21,7 +21,7 @@ function deps(over: Partial<ResolutionDeps> & { executables?: string[]; withComo
     pythonExtensionInterpreter: async () => undefined,
     which: async () => undefined,
     isExecutable: async (f) => exes.has(f),
-    checkComodorImport: async (p) => (withComodor.has(p) ? undefined : "cannot import comodor: No module named 'comodor'"),
+    checkComodorImport: async (p) => (withComodor.has(p) ? undefined : "cannot import comodor_lsp: No module named 'comodor'"),
     homedir: '/home/u',
     ...over,
   };
@@ -36,11 +36,11 @@ test('python interpreters are told apart from the comodor executable', () => {
   }
 });
 
-test('setting = interpreter runs `python -m comodor serve` (the client appends --stdio)', async () => {
+test('setting = interpreter runs `python -m comodor_lsp serve` (the client appends --stdio)', async () => {
   const r = await resolveServer(deps({ configuredPath: '/v/bin/python3', executables: ['/v/bin/python3'], withComodor: ['/v/bin/python3'] }));
   assert.ok(r.ok);
-  assert.deepEqual(r.launch, { command: '/v/bin/python3', args: ['-m', 'comodor', 'serve'], origin: 'setting' });
-  assert.equal(describeLaunch(r.launch), '/v/bin/python3 -m comodor serve');
+  assert.deepEqual(r.launch, { command: '/v/bin/python3', args: ['-m', 'comodor_lsp', 'serve'], origin: 'setting' });
+  assert.equal(describeLaunch(r.launch), '/v/bin/python3 -m comodor_lsp serve');
 });
 
 test('setting = comodor executable runs `comodor serve`; ~ is expanded', async () => {

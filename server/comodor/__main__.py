@@ -1,5 +1,5 @@
-"""``python -m comodor`` is the same as the ``comodor`` command."""
+"""``python -m comodor_lsp`` is the same as the ``comodor-lsp`` command."""
 
-from comodor.cli import main
+from .cli import main
 
 raise SystemExit(main())

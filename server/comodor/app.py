@@ -28,31 +28,31 @@ from urllib.parse import unquote, urlparse
 
 import attrs
 
-from comodor import config, protocol
-from comodor.brain.atomic import UnsafeWrite, write_atomic
-from comodor.brain.engine import LearningEngine
-from comodor.brain.errors import BrainUnavailable, InvalidInput
-from comodor.brain.events import Event
-from comodor.brain.freshness import ChangeWatcher
-from comodor.brain.lessons_md import lessons_markdown
-from comodor.brain.worker import BrainWorker
-from comodor.capture.languages import language_of
-from comodor.capture.own_writes import OwnWrites
-from comodor.capture.tracker import CaptureTracker
-from comodor.paths import (
+from . import config, protocol
+from .brain.atomic import UnsafeWrite, write_atomic
+from .brain.engine import LearningEngine
+from .brain.errors import BrainUnavailable, InvalidInput
+from .brain.events import Event
+from .brain.freshness import ChangeWatcher
+from .brain.lessons_md import lessons_markdown
+from .brain.worker import BrainWorker
+from .capture.languages import language_of
+from .capture.own_writes import OwnWrites
+from .capture.tracker import CaptureTracker
+from .paths import (
     default_brain_path,
     in_git_folder,
     project_key,
     resolve_inside,
     writable_folder,
 )
-from comodor.settings import Settings
+from .settings import Settings
 
 if TYPE_CHECKING:
-    from comodor.capture.service import Capture
-    from comodor.reflect.service import ReflectionService
-    from comodor.sync import LiveSync
-    from comodor.team import TeamImport
+    from .capture.service import Capture
+    from .reflect.service import ReflectionService
+    from .sync import LiveSync
+    from .team import TeamImport
 
 log = logging.getLogger(__name__)
 
@@ -168,7 +168,7 @@ class ComodorApp:
             self.engine.reflector = None
         if wanted and self.reflection is None:
             # Imported here: the HTTP client is only loaded when reflection is on.
-            from comodor.reflect.service import ReflectionService
+            from .reflect.service import ReflectionService
 
             self.reflection = ReflectionService(self.engine, self.settings.reflect, self.worker)
             self.engine.reflector = self.reflection
@@ -183,7 +183,7 @@ class ComodorApp:
 
     def execute(self, command: str, argument: object) -> Any:
         """Run one protocol command here: validate, call the brain, return JSON-ready data."""
-        from comodor.commands import COMMANDS
+        from .commands import COMMANDS
 
         entry = COMMANDS.get(command)
         if entry is None:
@@ -195,7 +195,7 @@ class ComodorApp:
 
     def call(self, command: str, argument: object) -> concurrent.futures.Future[Any]:
         """Run one protocol command on the brain worker (reads on the read lane)."""
-        from comodor.commands import COMMANDS
+        from .commands import COMMANDS
 
         entry = COMMANDS.get(command)
         submit = (
@@ -335,7 +335,7 @@ class ComodorApp:
 
     def read_team_rules(self) -> TeamImport:
         """Read a teammate's committed ``house-rules.md`` (see :mod:`comodor.team`)."""
-        from comodor.team import import_team_rules
+        from .team import import_team_rules
 
         return import_team_rules(self)
 
@@ -354,7 +354,7 @@ class ComodorApp:
         """Watch the workspace and read its conventions (language server only)."""
         if self.workspace is None or self.tracker is None or self.capture is not None:
             return
-        from comodor.capture.service import Capture
+        from .capture.service import Capture
 
         learning = self.settings.learning
         scan = learning.enabled and learning.rules
@@ -366,7 +366,7 @@ class ComodorApp:
         """Keep ``sync.targets`` current as rules change (language server only)."""
         if self.workspace is None or self.live_sync is not None:
             return
-        from comodor.sync import LiveSync
+        from .sync import LiveSync
 
         self.live_sync = LiveSync(self)
         self.live_sync.start()

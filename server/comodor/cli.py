@@ -1,4 +1,4 @@
-"""The ``comodor`` command: one entry point, subcommands for each door into the brain.
+"""The ``comodor-lsp`` command: one entry point, subcommands for each door into the brain.
 
 Each subcommand is a thin wrapper: the logic lives in :mod:`comodor.brain` (and
 in the server packages), so the CLI, the language server and the MCP server
@@ -12,11 +12,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from comodor import __version__
+from . import __version__
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from comodor.demo import run_demo
+    from .demo import run_demo
 
     return run_demo(keep=args.keep)
 
@@ -30,7 +30,7 @@ def _serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("pygls").setLevel(logging.WARNING)
-    from comodor.lsp.main import create_server
+    from .lsp.main import create_server
 
     create_server().start_io()
     return 0
@@ -39,7 +39,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _workspace(raw: str | None) -> Path:
     folder = Path(raw) if raw else Path.cwd()
     if not folder.is_dir():
-        raise SystemExit(f"comodor: {folder} is not a folder")
+        raise SystemExit(f"comodor-lsp: {folder} is not a folder")
     return folder.resolve()
 
 
@@ -51,7 +51,7 @@ def _mcp(args: argparse.Namespace) -> int:
         level=getattr(logging, args.log_level.upper()),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    from comodor.mcp_server import run
+    from .mcp_server import run
 
     return run(_workspace(args.workspace))
 
@@ -60,26 +60,26 @@ def _call(args: argparse.Namespace) -> int:
     """Run one protocol command, exactly as an editor would, and print its JSON result."""
     import json
 
-    from comodor.app import ComodorApp
-    from comodor.brain.errors import BrainError, InvalidInput
+    from .app import ComodorApp
+    from .brain.errors import BrainError, InvalidInput
 
     try:
         argument = json.loads(args.argument) if args.argument else {}
     except ValueError as error:
-        print(f"comodor: the argument is not JSON: {error}", file=sys.stderr)
+        print(f"comodor-lsp: the argument is not JSON: {error}", file=sys.stderr)
         return 2
     try:
         app = ComodorApp(_workspace(args.workspace), temporary_fallback=False)
     except BrainError as error:
-        print(f"comodor: {error}", file=sys.stderr)
+        print(f"comodor-lsp: {error}", file=sys.stderr)
         return 1
     try:
         result = app.execute(args.name, argument)
     except InvalidInput as error:
-        print(f"comodor: invalid {error.field}: {error.problem}", file=sys.stderr)
+        print(f"comodor-lsp: invalid {error.field}: {error.problem}", file=sys.stderr)
         return 2
     except BrainError as error:
-        print(f"comodor: {error}", file=sys.stderr)
+        print(f"comodor-lsp: {error}", file=sys.stderr)
         return 1
     finally:
         app.close()
@@ -91,15 +91,15 @@ def _progress(args: argparse.Namespace) -> int:
     """``comodor.progress`` through the app, exactly as an editor gets it, for a terminal."""
     import json
 
-    from comodor.app import ComodorApp
-    from comodor.brain.errors import BrainError
-    from comodor.progress_text import can_print_unicode, render_progress
+    from .app import ComodorApp
+    from .brain.errors import BrainError
+    from .progress_text import can_print_unicode, render_progress
 
     app = ComodorApp(_workspace(args.workspace))
     try:
         result = app.execute("comodor.progress", {})
     except BrainError as error:
-        print(f"comodor: {error}", file=sys.stderr)
+        print(f"comodor-lsp: {error}", file=sys.stderr)
         return 1
     finally:
         app.close()
@@ -112,18 +112,18 @@ def _progress(args: argparse.Namespace) -> int:
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from comodor import config
-    from comodor.app import ComodorApp
-    from comodor.sync import sync_app
+    from . import config
+    from .app import ComodorApp
+    from .sync import sync_app
 
     workspace = _workspace(args.workspace)
     loaded = config.for_workspace(workspace)
     for problem in loaded.problems:
-        print(f"comodor: {problem}", file=sys.stderr)
+        print(f"comodor-lsp: {problem}", file=sys.stderr)
     app = ComodorApp(workspace, loaded.settings, temporary_fallback=False)
     try:
         for notice in app.read_team_rules().notices:
-            print(f"comodor: {notice}", file=sys.stderr)
+            print(f"comodor-lsp: {notice}", file=sys.stderr)
         reports = sync_app(app, args.target)
     finally:
         app.close()
@@ -139,7 +139,7 @@ def _sync(args: argparse.Namespace) -> int:
 
 
 def _schemas(args: argparse.Namespace) -> int:
-    from comodor.schemas import write
+    from .schemas import write
 
     written = write(Path(args.out))
     print(f"wrote {len(written)} schemas to {args.out}")
@@ -149,9 +149,9 @@ def _schemas(args: argparse.Namespace) -> int:
 def _doctor(args: argparse.Namespace) -> int:
     import attrs
 
-    from comodor import config
-    from comodor.app import ComodorApp
-    from comodor.doctor import diagnose
+    from . import config
+    from .app import ComodorApp
+    from .doctor import diagnose
 
     workspace = _workspace(args.workspace)
     settings = config.for_workspace(workspace).settings
@@ -176,9 +176,10 @@ def _doctor(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="comodor", description="A learning memory for AI coding assistants."
+        prog="comodor-lsp",
+        description="Comodor: a learning memory for AI coding assistants.",
     )
-    parser.add_argument("--version", action="version", version=f"comodor {__version__}")
+    parser.add_argument("--version", action="version", version=f"comodor-lsp {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     serve = commands.add_parser("serve", help="run the language server over stdio")
     serve.add_argument(

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from comodor import protocol as p
-from comodor.brain.errors import InvalidInput
-from comodor.brain.models import Message
-from comodor.protocol.progress import progress_result
+from . import protocol as p
+from .brain.errors import InvalidInput
+from .brain.models import Message
+from .protocol.progress import progress_result
 
 if TYPE_CHECKING:
-    from comodor.app import ComodorApp
+    from .app import ComodorApp
 
 
 @attrs.frozen

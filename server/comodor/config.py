@@ -1,4 +1,4 @@
-"""One settings loader for every door: the editor, ``comodor mcp``, ``call``, ``sync``, ``doctor``.
+"""One settings loader for every door: the editor, ``mcp``, ``call``, ``sync``, ``doctor``.
 
 Every door must open the same brain and honour the same network and team
 settings, so they all resolve settings here, in one order (later wins, field by
@@ -30,7 +30,7 @@ from typing import Any
 import attrs
 import platformdirs
 
-from comodor.settings import Settings, merge, restrict_to_user_level
+from .settings import Settings, merge, restrict_to_user_level
 
 SETTINGS_FILE = "settings.json"
 

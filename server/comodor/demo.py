@@ -1,6 +1,6 @@
-"""``comodor demo``: the whole loop, end to end, through the real language server.
+"""``comodor-lsp demo``: the whole loop, end to end, through the real language server.
 
-It starts ``comodor serve`` as a subprocess and plays both sides over LSP on a
+It starts ``comodor-lsp serve`` as a subprocess and plays both sides over LSP on a
 temporary workspace: an agent writes Python files (straight to disk, as a
 terminal agent would, and through ``comodor.agentEdit``), the user corrects the
 quotes in two of them and saves, a task is begun and ended. Then it prints what
@@ -23,7 +23,7 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 
-from comodor.lsp.plain import plain
+from .lsp.plain import plain
 
 AGENT_FILES = {
     "greet.py": 'def greet(name):\n    message = "hello, " + name\n    return message\n',
@@ -45,7 +45,7 @@ class DemoClient:
             self.memory.append(plain(params))
 
     async def start(self) -> None:
-        await self.client.start_io(sys.executable, "-m", "comodor", "serve")
+        await self.client.start_io(sys.executable, "-m", "comodor_lsp", "serve")
         await self.client.initialize_async(
             types.InitializeParams(
                 capabilities=types.ClientCapabilities(),
@@ -184,7 +184,7 @@ def run_demo(keep: bool = False) -> int:
     previous = os.environ.get("COMODOR_HOME")
     os.environ["COMODOR_HOME"] = str(folder / "home")  # a throw-away brain, never the user's
     try:
-        print(f"Comodor demo: a real `comodor serve` on a temporary workspace ({workspace})\n")
+        print(f"Comodor demo: a real `comodor-lsp serve` on a temporary workspace ({workspace})\n")
         asyncio.run(_play(workspace))
     finally:
         if previous is None:

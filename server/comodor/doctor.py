@@ -1,4 +1,4 @@
-"""``comodor doctor``: brain health, watcher state, and whether the model endpoint answers.
+"""``comodor-lsp doctor``: brain health, watcher state, and whether the model endpoint answers.
 
 One function, :func:`diagnose`, serves the CLI and the ``comodor.doctor``
 command, so both always tell the same story.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import attrs
 
-from comodor.app import ComodorApp
-from comodor.brain.schema import SCHEMA_VERSION
+from .app import ComodorApp
+from .brain.schema import SCHEMA_VERSION
 
 
 @attrs.frozen
@@ -40,7 +40,7 @@ def _watcher(app: ComodorApp, probe: bool) -> Check:
     if not app.settings.watch.enabled:
         return Check("watcher", True, "off (watch.enabled is false)")
     if app.capture is None and probe:
-        from comodor.capture.watcher import WorkspaceWatcher
+        from .capture.watcher import WorkspaceWatcher
 
         notices: list[str] = []
         watcher = WorkspaceWatcher(
@@ -61,8 +61,8 @@ def _model(app: ComodorApp) -> Check:
     settings = app.settings.reflect
     if not settings.active:
         return Check("model", True, "reflection is off; nothing is sent anywhere")
-    from comodor.reflect.errors import ReflectError
-    from comodor.reflect.gateway import ChatGateway
+    from .reflect.errors import ReflectError
+    from .reflect.gateway import ChatGateway
 
     gateway = ChatGateway(
         settings.endpoint,

@@ -1,4 +1,4 @@
-"""``comodor mcp``: the brain as an MCP server over stdio, for assistants without an LSP.
+"""``comodor-lsp mcp``: the brain as an MCP server over stdio, for assistants without an LSP.
 
 Claude Code, Codex, Cursor, Cline and others speak MCP; this gives them the same
 brain the language server uses (the same settings sources, :mod:`comodor.config`),
@@ -10,8 +10,8 @@ low-level server, so the schemas and error results are exactly ours).
 Brain calls block (SQLite, git), so they run on the app's brain worker, writes
 in arrival order and reads on the read lane, like the language server's.
 
-Registering it, e.g. for Claude Code: ``claude mcp add comodor -- comodor mcp``;
-for clients configured with JSON: ``{"command": "comodor", "args": ["mcp",
+Registering it, e.g. for Claude Code: ``claude mcp add comodor -- comodor-lsp mcp``;
+for clients configured with JSON: ``{"command": "comodor-lsp", "args": ["mcp",
 "--workspace", "/path/to/project"]}``.
 """
 
@@ -29,9 +29,9 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
-from comodor import __version__
-from comodor.app import ComodorApp
-from comodor.mcp_tools import TOOLS, call_tool
+from . import __version__
+from .app import ComodorApp
+from .mcp_tools import TOOLS, call_tool
 
 log = logging.getLogger(__name__)
 

@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from comodor import protocol
-from comodor.brain.errors import BrainError, InvalidInput
-from comodor.commands import COMMANDS
-from comodor.schemas import object_schema
+from . import protocol
+from .brain.errors import BrainError, InvalidInput
+from .commands import COMMANDS
+from .schemas import object_schema
 
 if TYPE_CHECKING:
-    from comodor.app import ComodorApp
+    from .app import ComodorApp
 
 
 @attrs.frozen

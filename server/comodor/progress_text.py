@@ -1,4 +1,4 @@
-"""``comodor progress``: the ``comodor.progress`` result as text for a terminal.
+"""``comodor-lsp progress``: the ``comodor.progress`` result as text for a terminal.
 
 Presentation only. Every verdict, number and sentence comes from the result the
 server returns to every client (the VS Code view draws the same result as
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from comodor.brain.contrast import number
-from comodor.brain.progress import sparkline
+from .brain.contrast import number
+from .brain.progress import sparkline
 
 _ASCII = str.maketrans(
     {

@@ -1,6 +1,6 @@
 """JSON Schemas for the protocol, generated from the attrs classes in :mod:`comodor.protocol`.
 
-``schemas/`` is written by ``comodor schemas --write`` and checked by the test
+``schemas/`` is written by ``comodor-lsp schemas --write`` and checked by the test
 suite (the files must equal what this module generates), so the classes stay the
 single source of truth and the TypeScript client can be held to the same files.
 """
@@ -15,9 +15,9 @@ from typing import Any
 
 import attrs
 
-from comodor import protocol
-from comodor.brain.events import MemoryEvent
-from comodor.commands import COMMANDS
+from . import protocol
+from .brain.events import MemoryEvent
+from .commands import COMMANDS
 
 DRAFT = "http://json-schema.org/draft-07/schema#"
 

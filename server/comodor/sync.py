@@ -34,14 +34,14 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from comodor.brain.atomic import write_atomic
-from comodor.brain.events import Event, RulesChanged
-from comodor.brain.models import Rule
-from comodor.brain.rules import rule_line
-from comodor.paths import resolve_inside, writable_folder
+from .brain.atomic import write_atomic
+from .brain.events import Event, RulesChanged
+from .brain.models import Rule
+from .brain.rules import rule_line
+from .paths import resolve_inside, writable_folder
 
 if TYPE_CHECKING:
-    from comodor.app import ComodorApp
+    from .app import ComodorApp
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,7 @@ KNOWN_TARGETS = (
     ".cursor/rules/comodor.mdc",
     ".clinerules/comodor.md",
 )
-"""Instruction files of the assistants we know; ``comodor sync`` also refreshes any of
+"""Instruction files of the assistants we know; ``comodor-lsp sync`` also refreshes any of
 these that already hold a block, without being asked (it never creates them unasked)."""
 
 MDC_FRONT_MATTER = (
@@ -298,7 +298,7 @@ def sync_rules(
 
 
 def sync_app(app: ComodorApp, explicit: Sequence[str] = ()) -> list[SyncReport]:
-    """``comodor sync`` for an app: its workspace, its confident rules, its settings."""
+    """``comodor-lsp sync`` for an app: its workspace, its confident rules, its settings."""
     if app.workspace is None:
         raise SyncError("there is no workspace folder to sync into")
     targets = plan_targets(app.workspace, explicit, app.settings.sync.targets)

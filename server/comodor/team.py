@@ -38,13 +38,13 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from comodor.brain.models import Rule, Vote
-from comodor.brain.rules import TEAM_ORIGIN, export_meta_key, parse_markdown, text_digest
-from comodor.markup import MAX_RULE_CHARS, plain_text
-from comodor.paths import resolve_inside
+from .brain.models import Rule, Vote
+from .brain.rules import TEAM_ORIGIN, export_meta_key, parse_markdown, text_digest
+from .markup import MAX_RULE_CHARS, plain_text
+from .paths import resolve_inside
 
 if TYPE_CHECKING:
-    from comodor.app import ComodorApp
+    from .app import ComodorApp
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import time
 
-from comodor.brain.engine import LearningEngine
+from comodor_lsp.brain.engine import LearningEngine
 
 
 def test_old_checkpoints_and_orphan_blobs_are_pruned_and_live_ones_kept(

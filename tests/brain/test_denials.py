@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from comodor.brain.denials import denial_key
-from comodor.brain.engine import LearningEngine
+from comodor_lsp.brain.denials import denial_key
+from comodor_lsp.brain.engine import LearningEngine
 
 
 @pytest.mark.parametrize(

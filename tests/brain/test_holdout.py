@@ -6,13 +6,12 @@ import sqlite3
 from pathlib import Path
 
 import attrs
-
-from comodor.brain.engine import LearningEngine
-from comodor.brain.holdout import compare_memory, withhold_memory
-from comodor.brain.models import Episode
-from comodor.brain.progress import analyse
-from comodor.brain.schema import MIGRATIONS, SCHEMA_VERSION
-from comodor.brain.store import BrainStore
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.holdout import compare_memory, withhold_memory
+from comodor_lsp.brain.models import Episode
+from comodor_lsp.brain.progress import analyse
+from comodor_lsp.brain.schema import MIGRATIONS, SCHEMA_VERSION
+from comodor_lsp.brain.store import BrainStore
 
 
 def test_the_holdout_choice_is_deterministic_and_close_to_the_rate() -> None:

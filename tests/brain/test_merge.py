@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from comodor.brain.engine import LearningEngine, ProposedLesson
-from comodor.brain.text import same_meaning
+from comodor_lsp.brain.engine import LearningEngine, ProposedLesson
+from comodor_lsp.brain.text import same_meaning
 
 
 def test_a_restatement_merges_and_raises_confidence(engine: LearningEngine) -> None:

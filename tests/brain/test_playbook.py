@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import attrs
-
-from comodor.brain.engine import LearningEngine
-from comodor.brain.models import Vote
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.models import Vote
 
 
 def _confident_rule(engine: LearningEngine, key: str, statement: str) -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import random
 
-from comodor.brain.engine import LearningEngine
-from comodor.brain.models import Episode
-from comodor.brain.progress import MIN_FOR_TREND, Series, analyse
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.models import Episode
+from comodor_lsp.brain.progress import MIN_FOR_TREND, Series, analyse
 
 
 def _episodes(

@@ -7,11 +7,10 @@ import time
 from pathlib import Path
 
 import attrs
-
-from comodor.brain.engine import LearningEngine
-from comodor.brain.models import Lesson
-from comodor.brain.text import terms
-from comodor.settings import LearningSettings
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.models import Lesson
+from comodor_lsp.brain.text import terms
+from comodor_lsp.settings import LearningSettings
 
 DAY = 86_400.0
 

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import attrs
 import pytest
+from comodor_lsp.brain.redact import SecretMatch, contains_secret, find_secrets, redact
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from comodor.brain.redact import SecretMatch, contains_secret, find_secrets, redact
 from tests.support.secrets import (
     SECRET_SAMPLES,
     SEED,

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-from comodor.brain import rules as rules_module
-from comodor.brain.engine import LearningEngine
-from comodor.brain.models import Message, Vote
+from comodor_lsp.brain import rules as rules_module
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.models import Message, Vote
 
 
 def quotes(value: str, kind: str = "correction", weight: float = 1.0) -> Vote:

@@ -12,12 +12,12 @@ import hashlib
 from pathlib import Path
 
 import pytest
+from comodor_lsp.brain.blobs import BlobStore, content_key, text_hash
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.models import Message
+from comodor_lsp.brain.redact import redact
+from comodor_lsp.brain.signals import Pitfall, normalise_error
 
-from comodor.brain.blobs import BlobStore, content_key, text_hash
-from comodor.brain.engine import LearningEngine
-from comodor.brain.models import Message
-from comodor.brain.redact import redact
-from comodor.brain.signals import Pitfall, normalise_error
 from tests.support.secrets import SECRET_SAMPLES, SecretSample
 
 # One-line contexts are what a tool error's first line looks like.
@@ -116,7 +116,7 @@ def test_no_stored_hash_is_the_hash_of_a_text_with_a_secret(engine: LearningEngi
 def test_undo_and_unchanged_saves_are_still_recognised_by_content_keys(
     engine: LearningEngine, tmp_path: Path
 ) -> None:
-    from comodor.capture.tracker import CaptureTracker
+    from comodor_lsp.capture.tracker import CaptureTracker
 
     root = tmp_path / "ws"
     root.mkdir()

@@ -9,12 +9,11 @@ import stat
 from pathlib import Path
 
 import pytest
-
-from comodor.brain.engine import LearningEngine
-from comodor.brain.errors import BrainError, BrainUnavailable
-from comodor.brain.models import Lesson
-from comodor.brain.schema import SCHEMA_VERSION
-from comodor.brain.store import BrainStore
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.errors import BrainError, BrainUnavailable
+from comodor_lsp.brain.models import Lesson
+from comodor_lsp.brain.schema import SCHEMA_VERSION
+from comodor_lsp.brain.store import BrainStore
 
 
 def test_new_brain_uses_wal_foreign_keys_and_current_schema(brain_path: Path) -> None:

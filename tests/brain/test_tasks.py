@@ -5,10 +5,9 @@ from __future__ import annotations
 import threading
 
 import pytest
-
-from comodor.brain.engine import LearningEngine
-from comodor.brain.errors import InvalidInput
-from comodor.brain.models import EpisodeSummary, Message, ProposedLesson, Skill, Vote
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.errors import InvalidInput
+from comodor_lsp.brain.models import EpisodeSummary, Message, ProposedLesson, Skill, Vote
 
 
 def test_success_credits_recalled_lessons_and_failure_debits_them(engine: LearningEngine) -> None:

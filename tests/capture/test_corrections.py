@@ -5,11 +5,10 @@ from __future__ import annotations
 import textwrap
 
 import pytest
+from comodor_lsp.capture.conventions import Correction, analyse_correction, language_of
+from comodor_lsp.capture.votes import CATALOG
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from comodor.capture.conventions import Correction, analyse_correction, language_of
-from comodor.capture.votes import CATALOG
 
 
 def code(text: str) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from comodor.brain.engine import LearningEngine
-from comodor.capture.own_writes import OwnWrites
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.capture.own_writes import OwnWrites
 
 
 def test_only_the_exact_text_comodor_wrote_at_that_path_is_its_own(
@@ -22,7 +22,7 @@ def test_only_the_exact_text_comodor_wrote_at_that_path_is_its_own(
 def test_another_process_on_the_same_brain_knows_comodors_writes(
     brain_path: Path, workspace: Path
 ) -> None:
-    """``comodor sync`` in a terminal writes; the language server's tracker must know."""
+    """``comodor-lsp sync`` in a terminal writes; the language server's tracker must know."""
     writer = LearningEngine.open(brain_path, "project:test")
     watcher = LearningEngine.open(brain_path, "project:test")
     try:

@@ -8,9 +8,8 @@ import time
 from pathlib import Path
 
 import pytest
-
-from comodor.capture.scan import Scan, project_fingerprint, scan_project
-from comodor.capture.votes import CATALOG, Vote
+from comodor_lsp.capture.scan import Scan, project_fingerprint, scan_project
+from comodor_lsp.capture.votes import CATALOG, Vote
 
 
 def write(root: Path, rel: str, text: str) -> Path:

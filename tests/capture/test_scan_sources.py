@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from comodor.brain.engine import LearningEngine
-from comodor.brain.models import Rule
-from comodor.capture.scan import Scan, scan_project
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.models import Rule
+from comodor_lsp.capture.scan import Scan, scan_project
+
 from tests.capture.test_scan import python_module, write
 
 

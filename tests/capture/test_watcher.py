@@ -17,9 +17,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from comodor_lsp.capture.watcher import FileChange, WorkspaceWatcher
 from watchdog.observers.api import BaseObserver
-
-from comodor.capture.watcher import FileChange, WorkspaceWatcher
 
 DEADLINE_S = 30.0
 

@@ -8,9 +8,9 @@ session (setsid) so the whole process group (file watcher, extension hosts, the 
 server) is killed at the end.
 
 The language server is this checkout's, whatever is pip-installed: `comodor.server.path` is
-this interpreter (`sys.executable`, so the extension runs `python -m comodor serve`) and
+this interpreter (`sys.executable`, so the extension runs `python -m comodor_lsp serve`) and
 code-server's environment puts `<checkout>/server` first on PYTHONPATH. Each launch checks
-that `import comodor` in that environment really resolves to this checkout.
+that `import comodor_lsp` in that environment really resolves to this checkout.
 """
 
 from __future__ import annotations
@@ -181,10 +181,10 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
 
 
 def _assert_server_from_checkout(env: dict[str, str]) -> None:
-    """The extension will run `<sys.executable> -m comodor serve` in code-server's environment;
+    """The extension will run `<sys.executable> -m comodor_lsp serve` in code-server's environment;
     make sure that imports this checkout's server, not a pip-installed one."""
     found = subprocess.run(
-        [sys.executable, "-c", "import comodor; print(comodor.__file__)"],
+        [sys.executable, "-c", "import comodor_lsp; print(comodor_lsp.__file__)"],
         env=env,
         capture_output=True,
         text=True,
@@ -193,7 +193,7 @@ def _assert_server_from_checkout(env: dict[str, str]) -> None:
     )
     where = found.stdout.strip()
     if found.returncode != 0 or not Path(where).is_relative_to(REPO / "server"):
-        pytest.fail(f"code-server's environment imports comodor from {where!r}: {found.stderr}")
+        pytest.fail(f"code-server's environment imports comodor_lsp from {where!r}: {found.stderr}")
 
 
 @dataclass

@@ -23,7 +23,7 @@ from .vscode_ui import VSCodeUI
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow]
 
-INSTALL_HINT = "Install it with “pip install comodor”, or set comodor.server.path."
+INSTALL_HINT = "Install it with “pip install comodor-lsp”, or set comodor.server.path."
 
 
 def _broken_server(tmp_path: Path) -> Path:
@@ -88,11 +88,11 @@ def test_extension_activates_and_explains_a_server_that_cannot_start(
 
 # Sixteen earlier tasks in this project (steps taken, success), so the dashboard has real series
 # from the real server to draw, and enough of them for its test to find the fall in steps
-# significant. Written through the server's own app, like `comodor mcp` would.
+# significant. Written through the server's own app, like `comodor-lsp mcp` would.
 SEED_HISTORY = """
 import sys
 from pathlib import Path
-from comodor.app import ComodorApp
+from comodor_lsp.app import ComodorApp
 
 app = ComodorApp(Path(sys.argv[1]))
 for number, (steps, success) in enumerate(

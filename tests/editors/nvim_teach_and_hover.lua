@@ -22,7 +22,7 @@ local ok, err = pcall(function()
   local initialized = false
   local config = {
     name = "comodor",
-    cmd = { python, "-m", "comodor", "serve" },
+    cmd = { python, "-m", "comodor_lsp", "serve" },
     root_dir = vim.fn.getcwd(),
     on_init = function() initialized = true end,
   }

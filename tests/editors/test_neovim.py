@@ -1,4 +1,4 @@
-"""A real Neovim attaches to ``comodor serve``, teaches a rule and sees it in hover."""
+"""A real Neovim attaches to ``comodor-lsp serve``, teaches a rule and sees it in hover."""
 
 from __future__ import annotations
 

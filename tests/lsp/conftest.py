@@ -1,4 +1,4 @@
-"""A real ``comodor serve`` process per test, as VS Code and as Neovim would start it."""
+"""A real ``comodor-lsp serve`` process per test, as VS Code and as Neovim would start it."""
 
 from __future__ import annotations
 

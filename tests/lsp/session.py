@@ -16,15 +16,14 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+from comodor_lsp.lsp.plain import plain
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient, make_test_lsp_client
 
-from comodor.lsp.plain import plain
-
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "schemas"
-SERVER = [sys.executable, "-m", "comodor", "serve", "--stdio"]
+SERVER = [sys.executable, "-m", "comodor_lsp", "serve", "--stdio"]
 
 
 @cache

@@ -110,12 +110,12 @@ async def test_exporting_rules_to_any_path_is_not_an_agent_write(session: Sessio
 async def test_comodor_sync_from_a_terminal_is_not_an_agent_write(
     session: Session, brain_dir: Path
 ) -> None:
-    """``comodor sync`` is another process on the same brain: the server must still know."""
+    """``comodor-lsp sync`` is another process on the same brain: the server must still know."""
     await session.command("comodor.teachRule", {"statement": "Never push to main."})
     env = {**os.environ, "COMODOR_HOME": str(brain_dir)}
     for target in ("AGENTS.md", "CLAUDE.md"):
         subprocess.run(
-            [sys.executable, "-m", "comodor", "sync", "--target", target],
+            [sys.executable, "-m", "comodor_lsp", "sync", "--target", target],
             cwd=session.workspace,
             env=env,
             check=True,

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from comodor_lsp.commands import COMMANDS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from comodor.commands import COMMANDS
 from tests.lsp.session import Session
 
 HUGE = "x" * 10_000_000

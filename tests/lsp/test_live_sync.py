@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from comodor_lsp.sync import BEGIN
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from comodor.sync import BEGIN
 from tests.lsp.conftest import initialize_params
 from tests.lsp.session import SERVER, Session, make_client
 from tests.lsp.test_attribution import marker_write

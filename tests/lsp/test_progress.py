@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from comodor_lsp.brain.holdout import withhold_memory
 from lsprotocol import types
 
-from comodor.brain.holdout import withhold_memory
 from tests.lsp.session import Session
 
 

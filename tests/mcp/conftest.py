@@ -1,4 +1,4 @@
-"""An MCP client session against a real ``comodor mcp`` process, next to a real language server."""
+"""An MCP client session against a real ``comodor-lsp mcp`` process, beside a language server."""
 
 from __future__ import annotations
 
@@ -20,13 +20,13 @@ from tests.lsp.session import ROOT, SERVER, Session, make_client
 
 @asynccontextmanager
 async def mcp_session(workspace: Path) -> AsyncIterator[ClientSession]:
-    """``python -m comodor mcp --workspace`` on this test's brain ($COMODOR_HOME)."""
+    """``python -m comodor-lsp mcp --workspace`` on this test's brain ($COMODOR_HOME)."""
     path = os.pathsep.join(
         part for part in (str(ROOT / "server"), os.environ.get("PYTHONPATH", "")) if part
     )
     server = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "comodor", "mcp", "--workspace", str(workspace)],
+        args=["-m", "comodor_lsp", "mcp", "--workspace", str(workspace)],
         env={"COMODOR_HOME": os.environ["COMODOR_HOME"], "PYTHONPATH": path},
         cwd=str(ROOT),
     )

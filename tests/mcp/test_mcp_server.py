@@ -8,10 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from comodor_lsp.mcp_tools import TOOLS, ForgetParams
+from comodor_lsp.schemas import object_schema
 from mcp.client.session import ClientSession
 
-from comodor.mcp_tools import TOOLS, ForgetParams
-from comodor.schemas import object_schema
 from tests.lsp.session import Session, check, schema
 from tests.mcp.conftest import mcp_session
 

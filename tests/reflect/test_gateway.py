@@ -6,8 +6,8 @@ import threading
 import time
 
 import pytest
+from comodor_lsp.reflect import ChatGateway, ReflectError
 
-from comodor.reflect import ChatGateway, ReflectError
 from tests.support.fake_llm import FakeLLM, Reply
 
 MSGS = [{"role": "user", "content": "hello"}]

@@ -8,10 +8,9 @@ import time
 from typing import Any
 
 import pytest
+from comodor_lsp.reflect import ProposedLesson, ProposedSkill, Reflection, parse_reflection
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from comodor.reflect import ProposedLesson, ProposedSkill, Reflection, parse_reflection
 
 
 def redact(text: str) -> str:

@@ -8,8 +8,7 @@ import re
 
 import attrs
 import pytest
-
-from comodor.reflect import (
+from comodor_lsp.reflect import (
     SYSTEM_PROMPT,
     ChatGateway,
     EpisodeSummary,
@@ -19,6 +18,7 @@ from comodor.reflect import (
     Reflection,
     Reflector,
 )
+
 from tests.support.fake_llm import FakeLLM, Reply
 
 KEY_ENV = "COMODOR_TEST_REFLECTOR_KEY"

@@ -187,8 +187,8 @@ async def test_shutdown_does_not_wait_for_a_hung_model(
 
 
 def test_with_reflection_off_nothing_is_sent_anywhere(workspace: Path, llm: FakeLLM) -> None:
-    from comodor.app import ComodorApp
-    from comodor.settings import ReflectSettings, Settings
+    from comodor_lsp.app import ComodorApp
+    from comodor_lsp.settings import ReflectSettings, Settings
 
     off = Settings(reflect=ReflectSettings(enabled=False, endpoint=llm.url, model="fake-model"))
     app = ComodorApp(workspace, off)

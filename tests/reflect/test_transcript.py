@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import re
 
+from comodor_lsp.reflect import SYSTEM_PROMPT, EpisodeSummary, Message, build_messages
+from comodor_lsp.reflect import build_transcript as bt
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from comodor.reflect import SYSTEM_PROMPT, EpisodeSummary, Message, build_messages
-from comodor.reflect import build_transcript as bt
 
 TOKEN = re.compile(r"SECRET_[A-Za-z0-9]{12}")
 

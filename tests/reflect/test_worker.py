@@ -7,8 +7,7 @@ import threading
 import time
 
 import pytest
-
-from comodor.reflect import (
+from comodor_lsp.reflect import (
     ChatGateway,
     EpisodeSummary,
     Message,
@@ -19,6 +18,7 @@ from comodor.reflect import (
     Reflector,
     should_reflect,
 )
+
 from tests.support.fake_llm import FakeLLM, Reply
 
 LOG = logging.getLogger("test.reflect.worker")

@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 import pytest
+from comodor_lsp.brain.store import BrainStore
 
-from comodor.brain.store import BrainStore
 from tests.support.rpc import RawServer
 
 pytestmark = pytest.mark.slow
@@ -65,7 +65,7 @@ def _cli_writer(workspace: Path, count: int) -> subprocess.Popen[str]:
     script = (
         "import json, sys\n"
         "from pathlib import Path\n"
-        "from comodor.app import ComodorApp\n"
+        "from comodor_lsp.app import ComodorApp\n"
         f"app = ComodorApp(Path({str(workspace)!r}))\n"
         f"for n in range({count}):\n"
         "    app.execute('comodor.teach', {'text': f'cli {n}: written by the command line'})\n"
@@ -86,8 +86,9 @@ def test_language_servers_mcp_and_cli_writing_at_once_lose_nothing(
         "from mcp import ClientSession, StdioServerParameters\n"
         "from mcp.client.stdio import stdio_client\n"
         "async def main():\n"
-        f"    params = StdioServerParameters(command=sys.executable, args=['-m', 'comodor', 'mcp',"
-        f" '--workspace', {str(workspace)!r}], env=dict(os.environ))\n"
+        "    params = StdioServerParameters(command=sys.executable,"
+        f" args=['-m', 'comodor_lsp', 'mcp', '--workspace', {str(workspace)!r}],"
+        " env=dict(os.environ))\n"
         "    async with stdio_client(params) as (read, write):\n"
         "        async with ClientSession(read, write) as session:\n"
         "            await session.initialize()\n"

@@ -13,8 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from comodor_lsp.commands import COMMANDS
 
-from comodor.commands import COMMANDS
 from tests.support.rpc import RawServer
 
 pytestmark = pytest.mark.slow

@@ -11,11 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
-
-from comodor import cli
-from comodor.app import ComodorApp
-from comodor.brain.errors import InvalidInput
-from comodor.sync import BEGIN, sync_rules
+from comodor_lsp import cli
+from comodor_lsp.app import ComodorApp
+from comodor_lsp.brain.errors import InvalidInput
+from comodor_lsp.sync import BEGIN, sync_rules
 
 PRECIOUS = "export PATH=$HOME/bin:$PATH  # the user's shell start-up file\n"
 

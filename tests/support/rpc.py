@@ -18,11 +18,11 @@ import threading
 from pathlib import Path
 from typing import Any
 
-SERVER = [sys.executable, "-m", "comodor", "serve"]
+SERVER = [sys.executable, "-m", "comodor_lsp", "serve"]
 
 
 class RawServer:
-    """``comodor serve`` as a subprocess with a hand-framed JSON-RPC connection."""
+    """``comodor-lsp serve`` as a subprocess with a hand-framed JSON-RPC connection."""
 
     def __init__(
         self, workspace: Path, env: dict[str, str] | None = None, stderr: Any = subprocess.DEVNULL

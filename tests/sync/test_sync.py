@@ -6,12 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
-
-from comodor import cli
-from comodor.app import ComodorApp
-from comodor.brain.engine import LearningEngine
-from comodor.paths import writable_folder
-from comodor.sync import (
+from comodor_lsp import cli
+from comodor_lsp.app import ComodorApp
+from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.paths import writable_folder
+from comodor_lsp.sync import (
     BEGIN,
     END,
     KNOWN_TARGETS,

@@ -6,10 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
-from comodor.app import ComodorApp
-from comodor.brain.models import Vote
-from comodor.team import import_team_rules
+from comodor_lsp.app import ComodorApp
+from comodor_lsp.brain.models import Vote
+from comodor_lsp.team import import_team_rules
 
 TEAM_FILE = """# House rules
 

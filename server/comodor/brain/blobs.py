@@ -23,9 +23,9 @@ import hashlib
 import time
 from pathlib import Path
 
-from comodor.brain.atomic import write_atomic
-from comodor.brain.errors import BrainUnavailable
-from comodor.brain.redact import redact
+from .atomic import write_atomic
+from .errors import BrainUnavailable
+from .redact import redact
 
 
 def text_hash(text: str) -> str:

@@ -12,13 +12,13 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from comodor.brain.context import Shared
-from comodor.brain.events import CorrectionCounted, UndoCounted
-from comodor.brain.house_rules import HouseRules
-from comodor.brain.lessons import LessonBook
-from comodor.brain.models import Rule, Vote
-from comodor.brain.redact import redact
-from comodor.brain.store import AgentWrite
+from .context import Shared
+from .events import CorrectionCounted, UndoCounted
+from .house_rules import HouseRules
+from .lessons import LessonBook
+from .models import Rule, Vote
+from .redact import redact
+from .store import AgentWrite
 
 MAX_DIFF_CHARS = 20_000
 

@@ -12,10 +12,10 @@ import threading
 
 import attrs
 
-from comodor.brain.blobs import BlobStore
-from comodor.brain.events import EventBus
-from comodor.brain.store import BrainStore
-from comodor.settings import LearningSettings
+from ..settings import LearningSettings
+from .blobs import BlobStore
+from .events import EventBus
+from .store import BrainStore
 
 
 @attrs.define

@@ -29,7 +29,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from comodor.brain.significance import TestResult, fisher_exact, rank_test
+from .significance import TestResult, fisher_exact, rank_test
 
 ALPHA = 0.05
 MIN_GROUP = 6

@@ -39,13 +39,14 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from comodor.brain.blobs import BlobStore
-from comodor.brain.checkpoints import Checkpoints
-from comodor.brain.context import Shared
-from comodor.brain.events import ChangedElsewhere, EventBus, LessonsLearned
-from comodor.brain.house_rules import HouseRules
-from comodor.brain.lessons import LessonBook
-from comodor.brain.models import (
+from ..settings import LearningSettings
+from .blobs import BlobStore
+from .checkpoints import Checkpoints
+from .context import Shared
+from .events import ChangedElsewhere, EventBus, LessonsLearned
+from .house_rules import HouseRules
+from .lessons import LessonBook
+from .models import (
     Lesson,
     Message,
     ProposedLesson,
@@ -54,12 +55,11 @@ from comodor.brain.models import (
     Stats,
     Vote,
 )
-from comodor.brain.playbook import Playbook, PlaybookMaker
-from comodor.brain.progress import Progress
-from comodor.brain.rules import export_meta_key, text_digest
-from comodor.brain.store import AgentWrite, BrainStore
-from comodor.brain.tasks import Reflector, Task, TaskLedger
-from comodor.settings import LearningSettings
+from .playbook import Playbook, PlaybookMaker
+from .progress import Progress
+from .rules import export_meta_key, text_digest
+from .store import AgentWrite, BrainStore
+from .tasks import Reflector, Task, TaskLedger
 
 
 class LearningEngine:
@@ -331,7 +331,7 @@ class LearningEngine:
 
         Cheap when nothing was committed (one ``PRAGMA`` on the read connection);
         otherwise the index follows the lesson log and the rule cache reloads. A
-        rule taught by ``comodor call`` a moment ago is then in this answer, not
+        rule taught by ``comodor-lsp call`` a moment ago is then in this answer, not
         only after the freshness poller's next look.
         """
         if self.store.committed_since_last_look():

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 import attrs
 
-from comodor.brain.models import Lesson, Rule
+from .models import Lesson, Rule
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +114,7 @@ class UndoCounted(MemoryEvent):
 
 @attrs.frozen
 class ChangedElsewhere(MemoryEvent):
-    """Another process (a second server, ``comodor mcp``, ``comodor call``) changed the brain."""
+    """Another process (a second server, ``comodor-lsp mcp`` or ``call``) changed the brain."""
 
     action: ClassVar[str] = "changed"
 

@@ -1,7 +1,7 @@
 """Noticing that another process changed the brain, within a fraction of a second.
 
-Several processes share one brain file (two editors' servers, ``comodor mcp``,
-``comodor call``). Each keeps caches in memory (the recall index, the rule
+Several processes share one brain file (two editors' servers, ``comodor-lsp mcp``,
+``comodor-lsp call``). Each keeps caches in memory (the recall index, the rule
 cache behind hover and diagnostics), so each must learn when another one
 wrote. SQLite's ``PRAGMA data_version`` changes whenever *another connection*
 commits; polling it on a connection of our own costs one cheap statement, reads

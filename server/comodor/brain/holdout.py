@@ -30,8 +30,8 @@ from collections.abc import Callable, Sequence
 
 import attrs
 
-from comodor.brain.contrast import MIN_GROUP, Contrast, memory_change
-from comodor.brain.models import Episode
+from .contrast import MIN_GROUP, Contrast, memory_change
+from .models import Episode
 
 MAX_RATE = 0.5
 

@@ -17,14 +17,14 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
-from comodor.brain import rules as rules_module
-from comodor.brain import signals
-from comodor.brain.context import Shared
-from comodor.brain.events import RuleForgotten, RulesChanged, RulesLearned
-from comodor.brain.models import MAX_STATEMENT_CHARS, Rule, Vote
-from comodor.brain.redact import redact
-from comodor.brain.store import VoteRow
-from comodor.brain.text import terms
+from . import rules as rules_module
+from . import signals
+from .context import Shared
+from .events import RuleForgotten, RulesChanged, RulesLearned
+from .models import MAX_STATEMENT_CHARS, Rule, Vote
+from .redact import redact
+from .store import VoteRow
+from .text import terms
 
 MAX_DETAIL_CHARS = 500
 

@@ -21,10 +21,10 @@ from typing import Any
 
 import attrs
 
-from comodor.brain.context import Shared
-from comodor.brain.events import LessonForgotten, LessonTaught
-from comodor.brain.index import IndexedLesson, RecallIndex
-from comodor.brain.models import (
+from .context import Shared
+from .events import LessonForgotten, LessonTaught
+from .index import IndexedLesson, RecallIndex
+from .models import (
     LESSON_KINDS,
     MAX_GUIDANCE_CHARS,
     MAX_TEACH_CHARS,
@@ -33,8 +33,8 @@ from comodor.brain.models import (
     ProposedLesson,
     Skill,
 )
-from comodor.brain.redact import redact
-from comodor.brain.text import same_meaning, terms, words
+from .redact import redact
+from .text import same_meaning, terms, words
 
 MERGE_THRESHOLD = 0.55
 MERGE_BOOST = 0.08

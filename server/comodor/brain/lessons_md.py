@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from comodor.brain.models import Lesson
+from .models import Lesson
 
 
 def lesson_line(lesson: Lesson, half_life_days: float) -> str:

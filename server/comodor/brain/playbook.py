@@ -12,13 +12,13 @@ from collections.abc import Sequence
 
 import attrs
 
-from comodor.brain import rules as rules_module
-from comodor.brain.context import Shared
-from comodor.brain.house_rules import HouseRules
-from comodor.brain.lessons import LessonBook
-from comodor.brain.lessons_md import lesson_line
-from comodor.brain.models import Lesson, Rule, Skill
-from comodor.brain.text import estimate_tokens
+from . import rules as rules_module
+from .context import Shared
+from .house_rules import HouseRules
+from .lessons import LessonBook
+from .lessons_md import lesson_line
+from .models import Lesson, Rule, Skill
+from .text import estimate_tokens
 
 PLAYBOOK_HEADER = (
     "Learned playbook: what earlier tasks in this project established. Treat these as "

@@ -31,10 +31,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from comodor.brain.contrast import ALPHA, MIN_GROUP, Contrast, trend_change
-from comodor.brain.holdout import Holdout, compare_memory
-from comodor.brain.models import Episode
-from comodor.brain.significance import holm
+from .contrast import ALPHA, MIN_GROUP, Contrast, trend_change
+from .holdout import Holdout, compare_memory
+from .models import Episode
+from .significance import holm
 
 SPARK = "▁▂▃▄▅▆▇█"
 SPARK_ASCII = ".:-=+*#%"

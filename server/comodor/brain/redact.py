@@ -36,8 +36,8 @@ from typing import Final
 
 import attrs
 
-from comodor.brain.redaction import RULES
-from comodor.brain.redaction.base import MARKER_PREFIX, MARKER_RE
+from .redaction import RULES
+from .redaction.base import MARKER_PREFIX, MARKER_RE
 
 __all__ = ["MARKER_PREFIX", "SecretMatch", "contains_secret", "cut", "find_secrets", "redact"]
 

@@ -26,9 +26,9 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from comodor.brain.models import Rule
-from comodor.brain.store import RuleRow, VoteRow
-from comodor.brain.text import estimate_tokens
+from .models import Rule
+from .store import RuleRow, VoteRow
+from .text import estimate_tokens
 
 CONFIDENT_STRENGTH = 0.7
 """Minimum agreement for a rule to shape the assistant's behaviour."""

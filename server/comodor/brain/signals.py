@@ -14,10 +14,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from comodor.brain.denials import DenialKey, denial_key
-from comodor.brain.models import Message
-from comodor.brain.redact import cut, redact
-from comodor.brain.redaction.base import MARKER_RE
+from .denials import DenialKey, denial_key
+from .models import Message
+from .redact import cut, redact
+from .redaction.base import MARKER_RE
 
 NOT_DENIALS = frozenset({"timeout", "timed_out", "timedout", "cancelled", "canceled", "error"})
 

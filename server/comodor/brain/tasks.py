@@ -15,17 +15,17 @@ from typing import Protocol
 
 import attrs
 
-from comodor.brain import signals
-from comodor.brain.context import Shared
-from comodor.brain.errors import InvalidInput
-from comodor.brain.events import FeedbackGiven, Recalled
-from comodor.brain.holdout import withhold_memory
-from comodor.brain.house_rules import HouseRules
-from comodor.brain.lessons import LessonBook
-from comodor.brain.models import Episode, EpisodeSummary, Message, Rule, Vote
-from comodor.brain.playbook import Playbook, PlaybookMaker
-from comodor.brain.progress import Progress, analyse
-from comodor.brain.redact import redact
+from . import signals
+from .context import Shared
+from .errors import InvalidInput
+from .events import FeedbackGiven, Recalled
+from .holdout import withhold_memory
+from .house_rules import HouseRules
+from .lessons import LessonBook
+from .models import Episode, EpisodeSummary, Message, Rule, Vote
+from .playbook import Playbook, PlaybookMaker
+from .progress import Progress, analyse
+from .redact import redact
 
 MAX_GOAL_CHARS = 1000
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from comodor.capture.changes import common_ends
-from comodor.capture.indentation import leading
-from comodor.capture.languages import JS_LIKE
-from comodor.capture.lexer import PLACEHOLDER, Lexed, lex
+from .changes import common_ends
+from .indentation import leading
+from .languages import JS_LIKE
+from .lexer import PLACEHOLDER, Lexed, lex
 
 _OPENERS = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 _JS_OPENERS = {"(": 1, "[": 1, ")": -1, "]": -1}

@@ -24,7 +24,7 @@ from collections.abc import Collection, Iterable, Sequence
 
 import attrs
 
-from comodor.capture.votes import CONSENSUS, Vote
+from .votes import CONSENSUS, Vote
 
 
 def _retarget(votes: Iterable[Vote], language: str | None) -> list[Vote]:

@@ -17,10 +17,10 @@ from typing import Any
 
 import editorconfig
 
-from comodor.capture.config_merge import settle
-from comodor.capture.editorconfig_votes import EditorconfigEvidence, editorconfig_evidence
-from comodor.capture.sampling import SourceFile
-from comodor.capture.votes import Vote, make_vote
+from .config_merge import settle
+from .editorconfig_votes import EditorconfigEvidence, editorconfig_evidence
+from .sampling import SourceFile
+from .votes import Vote, make_vote
 
 EVIDENCE_WEIGHT = 2.0
 JS_LANGUAGES = ("javascript", "typescript")

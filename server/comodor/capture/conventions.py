@@ -19,19 +19,19 @@ from collections.abc import Callable
 
 import attrs
 
-from comodor.capture import (
+from . import (
     detect_edits,
     detect_format,
     detect_imports,
     detect_naming,
     detect_python,
 )
-from comodor.capture.canonical import logic_changed
-from comodor.capture.changes import compute_changes, unified_diff
-from comodor.capture.findings import Edit, Finding
-from comodor.capture.languages import language_of
-from comodor.capture.lexer import lex
-from comodor.capture.votes import Vote, make_vote
+from .canonical import logic_changed
+from .changes import compute_changes, unified_diff
+from .findings import Edit, Finding
+from .languages import language_of
+from .lexer import lex
+from .votes import Vote, make_vote
 
 __all__ = ["Correction", "analyse_correction", "language_of"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from comodor.capture.changes import compute_changes
-from comodor.capture.findings import Edit, Finding, plural
-from comodor.capture.lexer import Lexed
+from .changes import compute_changes
+from .findings import Edit, Finding, plural
+from .lexer import Lexed
 
 VERBOSITY_MIN_LINES = 5
 """Deleting fewer code lines than this is an ordinary edit, not a verdict on verbosity."""

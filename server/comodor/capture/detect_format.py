@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from comodor.capture.findings import Edit, Finding, convention_form, majority, plural
-from comodor.capture.indentation import WIDTHS, indent_char, leading, nesting_depths
-from comodor.capture.languages import JS_LIKE, QUOTE_LANGUAGES
-from comodor.capture.lexer import StringLit, simple_quoted, unescaped_body
+from .findings import Edit, Finding, convention_form, majority, plural
+from .indentation import WIDTHS, indent_char, leading, nesting_depths
+from .languages import JS_LIKE, QUOTE_LANGUAGES
+from .lexer import StringLit, simple_quoted, unescaped_body
 
 _CLOSERS = (")", "]", "}")
 NO_TRAILING_COMMA_STYLE = frozenset({"go", "json", "markdown", "yaml", "toml", "css", "shell"})

@@ -18,9 +18,9 @@ from collections.abc import Iterable
 
 import attrs
 
-from comodor.capture.findings import Edit, Finding, plural
-from comodor.capture.languages import JS_LIKE
-from comodor.capture.lexer import Lexed
+from .findings import Edit, Finding, plural
+from .languages import JS_LIKE
+from .lexer import Lexed
 
 _PY_MODULE = re.compile(r"^\s*import\s+([\w.]+)(?:\s+as\s+(\w+))?\s*$")
 _PY_NAMES = re.compile(r"^\s*from\s+([\w.]+)\s+import\s+\(?([\w\s,]+?)\)?\s*,?\s*$")

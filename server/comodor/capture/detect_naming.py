@@ -13,8 +13,8 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 
-from comodor.capture.findings import Edit, Finding, plural
-from comodor.capture.languages import JS_LIKE
+from .findings import Edit, Finding, plural
+from .languages import JS_LIKE
 
 _FUNCTION_NAME: dict[str, re.Pattern[str]] = {
     "python": re.compile(r"^\s*(?:async\s+)?def\s+(\w+)"),

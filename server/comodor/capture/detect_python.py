@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from comodor.capture.findings import Edit, Finding, majority, plural
-from comodor.capture.lexer import PLACEHOLDER
+from .findings import Edit, Finding, majority, plural
+from .lexer import PLACEHOLDER
 
 _DEF_OR_CLOSE = re.compile(r"^(?:(?:async)?def\w|\))")
 _RETURN_ANNOTATION = re.compile(r"->.*?(?=:$)")

@@ -28,8 +28,8 @@ import attrs
 from editorconfig.exceptions import EditorConfigError
 from editorconfig.ini import EditorConfigParser
 
-from comodor.capture.sampling import SourceFile
-from comodor.capture.votes import Vote, make_vote
+from .sampling import SourceFile
+from .votes import Vote, make_vote
 
 EVIDENCE_WEIGHT = 2.0
 CONFIG_NAME = ".editorconfig"

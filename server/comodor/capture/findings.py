@@ -13,9 +13,9 @@ from collections.abc import Mapping
 
 import attrs
 
-from comodor.capture.changes import ChangeSet
-from comodor.capture.languages import JS_LIKE
-from comodor.capture.lexer import Lexed
+from .changes import ChangeSet
+from .languages import JS_LIKE
+from .lexer import Lexed
 
 _IDENTIFIER = re.compile(r"(?<![\w\x01])[A-Za-z_$][\w$]*")
 _RETURN_ANNOTATION = re.compile(r"^((?:async)?def\w+\(.*\))->.*:$")

@@ -18,11 +18,11 @@ from collections import Counter, defaultdict
 
 import attrs
 
-from comodor.capture.detect_naming import declared_names
-from comodor.capture.indentation import WIDTHS, indent_unit
-from comodor.capture.languages import JS_LIKE, QUOTE_LANGUAGES
-from comodor.capture.lexer import Lexed, simple_quoted
-from comodor.capture.votes import CONSENSUS, Vote, make_vote
+from .detect_naming import declared_names
+from .indentation import WIDTHS, indent_unit
+from .languages import JS_LIKE, QUOTE_LANGUAGES
+from .lexer import Lexed, simple_quoted
+from .votes import CONSENSUS, Vote, make_vote
 
 MIN_OCCURRENCES = 20
 MIN_FILES = 2

@@ -15,7 +15,7 @@ Two memories, both consulted by :meth:`OwnWrites.wrote`:
 * this process's recent writes, a bounded set (the live sync and exports of the
   language server itself);
 * the brain's meta table, one digest per path, so a write by *another* process on the
-  same brain (``comodor sync`` in a terminal, ``exportRules`` through the MCP server)
+  same brain (``comodor-lsp sync`` in a terminal, ``exportRules`` through the MCP server)
   is recognised by the language server watching the workspace.
 
 Content is compared by the hash of the text as capture reads it (UTF-8, undecodable
@@ -32,10 +32,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from comodor.brain.blobs import text_hash
+from ..brain.blobs import text_hash
 
 if TYPE_CHECKING:
-    from comodor.brain.store import BrainStore
+    from ..brain.store import BrainStore
 
 log = logging.getLogger(__name__)
 

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 import pathspec
 
-from comodor.capture.languages import CODE_LANGUAGES, language_of
+from .languages import CODE_LANGUAGES, language_of
 
 SKIP_DIRS = frozenset(
     {

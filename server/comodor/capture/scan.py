@@ -12,12 +12,12 @@ from pathlib import Path
 
 import attrs
 
-from comodor.capture.config_merge import combine, with_observations
-from comodor.capture.config_sources import CONFIG_FILES, config_votes
-from comodor.capture.lexer import lex
-from comodor.capture.observe import Tally, observations
-from comodor.capture.sampling import SourceFile, sample_files
-from comodor.capture.votes import Vote
+from .config_merge import combine, with_observations
+from .config_sources import CONFIG_FILES, config_votes
+from .lexer import lex
+from .observe import Tally, observations
+from .sampling import SourceFile, sample_files
+from .votes import Vote
 
 DEFAULT_MAX_FILES = 300
 DEFAULT_MAX_FILE_BYTES = 200_000

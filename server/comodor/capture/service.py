@@ -17,11 +17,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from comodor.brain.engine import LearningEngine
-from comodor.brain.worker import BrainWorker
-from comodor.capture.scan import project_fingerprint, scan_project
-from comodor.capture.tracker import CaptureTracker
-from comodor.settings import WatchSettings
+from ..brain.engine import LearningEngine
+from ..brain.worker import BrainWorker
+from ..settings import WatchSettings
+from .scan import project_fingerprint, scan_project
+from .tracker import CaptureTracker
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +81,7 @@ class Capture:
         return self
 
     def _start_watcher(self) -> None:
-        from comodor.capture.watcher import WorkspaceWatcher
+        from .watcher import WorkspaceWatcher
 
         watcher = WorkspaceWatcher(
             self.workspace,

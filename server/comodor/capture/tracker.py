@@ -42,13 +42,13 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from comodor.brain.blobs import content_key, redacted_key, text_hash
-from comodor.brain.engine import LearningEngine
-from comodor.brain.models import Rule
-from comodor.brain.redact import redact
-from comodor.brain.store import AgentWrite
-from comodor.capture.conventions import analyse_correction, language_of
-from comodor.capture.own_writes import OwnWrites
+from ..brain.blobs import content_key, redacted_key, text_hash
+from ..brain.engine import LearningEngine
+from ..brain.models import Rule
+from ..brain.redact import redact
+from ..brain.store import AgentWrite
+from .conventions import analyse_correction, language_of
+from .own_writes import OwnWrites
 
 Post = Callable[[Callable[[], object], str], None]
 """Hand work to the brain worker: ``post(function, what)`` (see ``BrainWorker.post``)."""
@@ -61,7 +61,7 @@ def run_here(function: Callable[[], object], what: str) -> None:
 
 
 if TYPE_CHECKING:
-    from comodor.capture.watcher import FileChange
+    from .watcher import FileChange
 
 log = logging.getLogger(__name__)
 

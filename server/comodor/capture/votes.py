@@ -12,7 +12,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from comodor.brain.models import Vote
+from ..brain.models import Vote
 
 __all__ = ["CATALOG", "CATEGORIES", "CONSENSUS", "KINDS", "Dimension", "Vote"]
 

@@ -53,10 +53,10 @@ from watchdog.observers import Observer
 from watchdog.observers.api import BaseObserver, ObservedWatch
 from watchdog.observers.polling import PollingObserverVFS
 
-from comodor.capture.coalesce import Batch
-from comodor.capture.ignore import IgnoreRules
-from comodor.capture.known import KnownFiles
-from comodor.capture.vcs import VcsTimeline, find_git_dirs, is_vcs_signal
+from .coalesce import Batch
+from .ignore import IgnoreRules
+from .known import KnownFiles
+from .vcs import VcsTimeline, find_git_dirs, is_vcs_signal
 
 log = logging.getLogger(__name__)
 

@@ -15,9 +15,9 @@ from typing import Any
 
 from pygls.exceptions import JsonRpcInvalidParams, JsonRpcServerError
 
-from comodor.brain.errors import BrainError, InvalidInput
-from comodor.commands import COMMANDS
-from comodor.lsp.server import ComodorServer
+from ..brain.errors import BrainError, InvalidInput
+from ..commands import COMMANDS
+from .server import ComodorServer
 
 log = logging.getLogger(__name__)
 

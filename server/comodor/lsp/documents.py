@@ -17,8 +17,8 @@ from typing import Any
 
 from lsprotocol import types
 
-from comodor.lsp.hover import document_language_id
-from comodor.lsp.server import ComodorServer
+from .hover import document_language_id
+from .server import ComodorServer
 
 log = logging.getLogger(__name__)
 

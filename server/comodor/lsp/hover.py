@@ -13,9 +13,9 @@ from urllib.parse import quote
 
 from lsprotocol import types
 
-from comodor.lsp.server import ComodorServer
-from comodor.markup import escape_markdown
-from comodor.protocol import RuleObject
+from ..markup import escape_markdown
+from ..protocol import RuleObject
+from .server import ComodorServer
 
 
 def _command_link(title: str, command: str, argument: dict[str, object]) -> str:

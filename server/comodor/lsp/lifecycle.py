@@ -17,10 +17,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from comodor import config
-from comodor.app import ComodorApp, uri_to_path
-from comodor.brain.errors import InvalidInput
-from comodor.lsp.server import ComodorServer
+from .. import config
+from ..app import ComodorApp, uri_to_path
+from ..brain.errors import InvalidInput
+from .server import ComodorServer
 
 log = logging.getLogger(__name__)
 

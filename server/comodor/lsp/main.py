@@ -1,9 +1,9 @@
-"""``comodor serve``: build the server and register every handler module on it."""
+"""``comodor-lsp serve``: build the server and register every handler module on it."""
 
 from __future__ import annotations
 
-from comodor.lsp import commands, documents, hover, lifecycle
-from comodor.lsp.server import ComodorServer
+from . import commands, documents, hover, lifecycle
+from .server import ComodorServer
 
 
 def create_server() -> ComodorServer:

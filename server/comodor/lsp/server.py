@@ -19,10 +19,10 @@ from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
-from comodor import __version__, config
-from comodor.app import ComodorApp
-from comodor.brain.events import Event, MemoryEvent
-from comodor.brain.worker import BrainWorker
+from .. import __version__, config
+from ..app import ComodorApp
+from ..brain.events import Event, MemoryEvent
+from ..brain.worker import BrainWorker
 
 log = logging.getLogger(__name__)
 

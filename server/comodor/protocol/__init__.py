@@ -15,9 +15,9 @@ generated from those schemas.
 
 from __future__ import annotations
 
-from comodor.protocol.convert import Wire, json_type, structure, unstructure, view_of
-from comodor.protocol.fields import SCHEMA, camel
-from comodor.protocol.params import (
+from .convert import Wire, json_type, structure, unstructure, view_of
+from .fields import SCHEMA, camel
+from .params import (
     AgentEditParams,
     BeginTaskParams,
     DeniedParams,
@@ -37,7 +37,7 @@ from comodor.protocol.params import (
     TeachRuleParams,
     UndoParams,
 )
-from comodor.protocol.results import (
+from .results import (
     BeginTaskResult,
     ComparisonObject,
     ConsolidateResult,

@@ -20,11 +20,11 @@ import attrs
 import cattrs
 from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
 
-from comodor.brain.errors import InvalidInput
-from comodor.brain.events import MemoryEvent
-from comodor.brain.models import Lesson, Rule
-from comodor.protocol.fields import camel
-from comodor.protocol.results import LessonObject, RuleObject
+from ..brain.errors import InvalidInput
+from ..brain.events import MemoryEvent
+from ..brain.models import Lesson, Rule
+from .fields import camel
+from .results import LessonObject, RuleObject
 
 T = TypeVar("T")
 

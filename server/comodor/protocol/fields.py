@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from comodor.brain.errors import InvalidInput
+from ..brain.errors import InvalidInput
 
 SCHEMA = "comodor.schema"
 """Field metadata key: JSON Schema keywords for this field (``minLength``, ``enum``…)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import attrs
 
-from comodor.brain.models import (
+from ..brain.models import (
     LESSON_KINDS,
     MAX_MESSAGES,
     MAX_NOTE_CHARS,
@@ -20,7 +20,7 @@ from comodor.brain.models import (
     MAX_TOOL_CHARS,
     MESSAGE_ROLES,
 )
-from comodor.protocol.fields import choice, integer, items, number, text
+from .fields import choice, integer, items, number, text
 
 MAX_STOPPED_CHARS = 40
 

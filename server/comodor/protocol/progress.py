@@ -3,16 +3,16 @@
 Part of the edge (see :mod:`comodor.protocol.convert`): the one conversion of
 progress into wire objects.
 
-Every door (the language server, MCP, ``comodor call`` and ``comodor progress``)
+Every door (the language server, MCP, ``comodor-lsp call`` and ``comodor-lsp progress``)
 answers ``comodor.progress`` with this one conversion, so the VS Code view and
 the terminal show the same verdicts, in the same words.
 """
 
 from __future__ import annotations
 
-from comodor.brain.holdout import Holdout
-from comodor.brain.progress import Progress, Series
-from comodor.protocol import results as p
+from ..brain.holdout import Holdout
+from ..brain.progress import Progress, Series
+from . import results as p
 
 
 def _round(value: float | None, digits: int = 4) -> float | None:

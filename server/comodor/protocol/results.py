@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import attrs
 
-from comodor.brain.models import LESSON_KINDS, RULE_CATEGORIES, RULE_SOURCES, Stats
-from comodor.protocol.fields import enum_only
+from ..brain.models import LESSON_KINDS, RULE_CATEGORIES, RULE_SOURCES, Stats
+from .fields import enum_only
 
 # -- objects ------------------------------------------------------------------ #
 

@@ -8,24 +8,24 @@ and :mod:`.reflector` composes the three for the worker.
 
 from __future__ import annotations
 
-from comodor.reflect.errors import ReflectError
-from comodor.reflect.gateway import ChatGateway
-from comodor.reflect.parse import (
+from .errors import ReflectError
+from .gateway import ChatGateway
+from .parse import (
     ParseResult,
     ProposedLesson,
     ProposedSkill,
     Reflection,
     parse_reflection,
 )
-from comodor.reflect.reflector import CompletionGateway, Reflector
-from comodor.reflect.transcript import (
+from .reflector import CompletionGateway, Reflector
+from .transcript import (
     SYSTEM_PROMPT,
     EpisodeSummary,
     Message,
     build_messages,
     build_transcript,
 )
-from comodor.reflect.worker import ReflectionWorker, should_reflect
+from .worker import ReflectionWorker, should_reflect
 
 __all__ = [
     "SYSTEM_PROMPT",

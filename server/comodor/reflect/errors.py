@@ -1,6 +1,6 @@
 """The one exception the reflection package raises.
 
-Callers (the learning engine, ``comodor doctor``) only need to catch a single
+Callers (the learning engine, ``comodor-lsp doctor``) only need to catch a single
 type and show its message; every message is one line that names the problem
 so a user can fix their configuration without reading a traceback.
 """

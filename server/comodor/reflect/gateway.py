@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from comodor.reflect.errors import ReflectError
+from .errors import ReflectError
 
 __all__ = ["ChatGateway", "ReflectError", "normalize_endpoint"]
 
@@ -220,7 +220,7 @@ class ChatGateway:
         return _extract_text(data)
 
     def ping(self) -> str:
-        """Check the endpoint and model for ``comodor doctor``; return one line.
+        """Check the endpoint and model for ``comodor-lsp doctor``; return one line.
 
         Uses ``GET /models`` (cheap, no tokens). If the server lacks that route
         a one-token completion is tried instead. Raises ``ReflectError``.

@@ -18,7 +18,7 @@ from typing import Any, Literal, NamedTuple
 
 import attrs
 
-from comodor.brain.models import ProposedLesson
+from ..brain.models import ProposedLesson
 
 __all__ = [
     "KINDS",

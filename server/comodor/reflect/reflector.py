@@ -11,8 +11,8 @@ import logging
 from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
-from comodor.reflect.parse import ParseResult, Reflection, parse_reflection
-from comodor.reflect.transcript import DEFAULT_MAX_CHARS, EpisodeSummary, build_messages
+from .parse import ParseResult, Reflection, parse_reflection
+from .transcript import DEFAULT_MAX_CHARS, EpisodeSummary, build_messages
 
 __all__ = ["CompletionGateway", "Reflector"]
 

@@ -14,15 +14,15 @@ from __future__ import annotations
 import logging
 import time
 
-from comodor.brain.engine import LearningEngine
-from comodor.brain.models import EpisodeSummary, Skill
-from comodor.brain.redact import redact
-from comodor.brain.worker import BrainWorker
-from comodor.reflect.gateway import ChatGateway
-from comodor.reflect.parse import Reflection
-from comodor.reflect.reflector import Reflector
-from comodor.reflect.worker import ReflectionWorker
-from comodor.settings import ReflectSettings
+from ..brain.engine import LearningEngine
+from ..brain.models import EpisodeSummary, Skill
+from ..brain.redact import redact
+from ..brain.worker import BrainWorker
+from ..settings import ReflectSettings
+from .gateway import ChatGateway
+from .parse import Reflection
+from .reflector import Reflector
+from .worker import ReflectionWorker
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
-from comodor.brain.models import EpisodeSummary, Message
+from ..brain.models import EpisodeSummary, Message
 
 __all__ = [
     "DEFAULT_MAX_CHARS",

@@ -14,8 +14,8 @@ import threading
 from collections import deque
 from collections.abc import Callable
 
-from comodor.reflect.parse import Reflection
-from comodor.reflect.transcript import EpisodeSummary
+from .parse import Reflection
+from .transcript import EpisodeSummary
 
 __all__ = ["MIN_STEPS_TO_REFLECT", "ReflectionWorker", "should_reflect"]
 

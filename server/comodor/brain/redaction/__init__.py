@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from comodor.brain.redaction.base import Rule
-from comodor.brain.redaction.context import CONTEXT_RULES
-from comodor.brain.redaction.entropy import ENTROPY_RULES
-from comodor.brain.redaction.keys import KEY_RULES
-from comodor.brain.redaction.providers import PROVIDER_RULES
+from .base import Rule
+from .context import CONTEXT_RULES
+from .entropy import ENTROPY_RULES
+from .keys import KEY_RULES
+from .providers import PROVIDER_RULES
 
 RULES: Final[tuple[Rule, ...]] = (*PROVIDER_RULES, *KEY_RULES, *CONTEXT_RULES, *ENTROPY_RULES)
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Final
 
-from comodor.brain.redaction.base import (
+from .base import (
     ASSIGNMENT,
     STRUCTURAL,
     TOKEN_CHARS,
@@ -32,7 +32,7 @@ from comodor.brain.redaction.base import (
     has_entropy,
     shannon_entropy,
 )
-from comodor.brain.redaction.values import (
+from .values import (
     IDENTIFIER,
     is_reference,
     never,

@@ -31,7 +31,7 @@ import math
 import re
 from typing import Final
 
-from comodor.brain.redaction.base import ENTROPY, Rule, group, shannon_entropy
+from .base import ENTROPY, Rule, group, shannon_entropy
 
 MIN_LENGTH: Final = 20
 MAX_LENGTH: Final = 200
@@ -175,7 +175,7 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     if decoded is not None:
         if not any(hint in decoded for hint in _SECRET_HINTS):
             return None
-        from comodor.brain.redact import contains_secret
+        from ..redact import contains_secret
 
         return "encoded-secret" if contains_secret(decoded) else None
     if shannon_entropy(token) < _expected_entropy(length) - 0.6:

@@ -16,7 +16,7 @@ import functools
 import re
 from typing import Final
 
-from comodor.brain.redaction.base import (
+from .base import (
     BASE64_CHARS,
     CONTEXTUAL,
     PRIVATE_KEY,

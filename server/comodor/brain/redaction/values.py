@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from comodor.brain.redaction.base import MARKER_PREFIX
+from .base import MARKER_PREFIX
 
 WORDISH: Final = re.compile(r"[A-Za-z_-]+(?:\.[A-Za-z_-]+)*")
 # Counts and sizes (max_tokens: 4096) and floats (timestamps) are not secrets.

@@ -9,12 +9,12 @@ rules every query follows).
 
 from __future__ import annotations
 
-from comodor.brain.store.checkpoints import CheckpointRows
-from comodor.brain.store.database import Database
-from comodor.brain.store.episodes import EpisodeRows
-from comodor.brain.store.lessons import LessonRows
-from comodor.brain.store.rows import AgentWrite, RuleRow, VoteRow
-from comodor.brain.store.rules import RuleRows
+from .checkpoints import CheckpointRows
+from .database import Database
+from .episodes import EpisodeRows
+from .lessons import LessonRows
+from .rows import AgentWrite, RuleRow, VoteRow
+from .rules import RuleRows
 
 __all__ = ["AgentWrite", "BrainStore", "Database", "RuleRow", "VoteRow"]
 

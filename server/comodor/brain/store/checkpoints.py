@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import time
 
-from comodor.brain.store.database import Database
-from comodor.brain.store.rows import (
+from .database import Database
+from .rows import (
     AgentWrite,
 )
 

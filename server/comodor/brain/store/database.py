@@ -36,8 +36,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from comodor.brain.errors import BrainError, BrainUnavailable
-from comodor.brain.schema import MIGRATIONS, SCHEMA_VERSION
+from ..errors import BrainError, BrainUnavailable
+from ..schema import MIGRATIONS, SCHEMA_VERSION
 
 
 def _reason(error: BaseException, path: Path | None = None) -> str:

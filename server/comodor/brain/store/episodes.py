@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 import time
 
-from comodor.brain.models import Episode
-from comodor.brain.store.database import Database
-from comodor.brain.store.rows import (
+from ..models import Episode
+from .database import Database
+from .rows import (
     EPISODE_COLUMNS,
     EPISODE_COUNTERS,
     episode_from_row,

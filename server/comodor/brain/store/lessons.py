@@ -12,9 +12,9 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from comodor.brain.models import Lesson, Skill
-from comodor.brain.store.database import Database
-from comodor.brain.store.rows import (
+from ..models import Lesson, Skill
+from .database import Database
+from .rows import (
     INSERT_LESSON,
     LESSON_COLUMNS,
     lesson_from_row,

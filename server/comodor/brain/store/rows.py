@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from comodor.brain.models import Episode, Lesson
+from ..models import Episode, Lesson
 
 
 @attrs.frozen

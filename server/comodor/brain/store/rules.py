@@ -11,8 +11,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from comodor.brain.store.database import Database
-from comodor.brain.store.rows import (
+from .database import Database
+from .rows import (
     RuleRow,
     VoteRow,
 )
