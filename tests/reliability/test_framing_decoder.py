@@ -139,6 +139,18 @@ def test_a_length_too_long_that_swallowed_the_next_header_gives_it_back() -> Non
     assert "not valid JSON" in problems(events)[0]
 
 
+def test_nested_headers_that_each_hide_the_next_cost_linear_work_not_quadratic() -> None:
+    parts, size = [b"x"], 1
+    while size < 2_000_000:  # every body fails, and holds the next header mid-line
+        parts.append(b"xContent-Length: %d\r\n\r\n" % size)
+        size += len(parts[-1])
+    stream = b"".join(reversed(parts))
+    decoder = FrameDecoder()
+    decoder.feed(stream)
+    assert decoder.rescanned <= len(stream)  # without a budget: about len² / 40 bytes
+    assert decoder.feed(MARKER + framed(REQUEST)) == [Message(VALUE)]
+
+
 def test_a_length_over_the_cap_is_refused_at_once_not_after_its_body() -> None:
     decoder = FrameDecoder()
     events = decoder.feed(b"Content-Length: %d\r\n\r\n" % (MAX_BODY_BYTES + 1))

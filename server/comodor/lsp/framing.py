@@ -103,10 +103,17 @@ class FrameDecoder:
         """The current header block is unusable (already reported); skip it."""
         self._skipping = False
         """Inside a run of garbage that was already reported."""
+        self.rescanned = 0
+        """Bytes of failed bodies read again so far (for diagnostics and tests)."""
+        self._rescan_budget = 0
+        """Bytes of failed bodies that may still be read again: earned one per byte
+        received, so a hostile stream of nested headers costs linear time, not
+        quadratic (each failed body hiding the next one)."""
 
     def feed(self, data: bytes) -> list[Event]:
         """Take the next bytes of the stream; return the events they complete."""
         self._buffer += data
+        self._rescan_budget = min(self._rescan_budget + len(data), 2 * self.max_body_bytes)
         events: list[Event] = []
         while self._step(events):
             pass
@@ -180,8 +187,14 @@ class FrameDecoder:
             if error.resync:
                 # Not JSON, so maybe not a body at all (a wrong or stray length) but the
                 # start of the next message: read it again as headers. Each round consumes
-                # a header block, so this ends.
-                self._buffer[:0] = body
+                # a header block, so this ends; the budget keeps the total linear. Past
+                # the budget only the tail is reread: where a length too long hid the
+                # next message.
+                again = min(len(body), self._rescan_budget)
+                self._rescan_budget -= again
+                self.rescanned += again
+                if again:
+                    self._buffer[:0] = body[len(body) - again :]
 
     def _header_line(self, line: bytes, events: list[Event]) -> None:
         if not line.strip():
