@@ -344,7 +344,10 @@ def _strict(kind: type[Any]) -> Any:
         if kind is float:
             ok = isinstance(value, (int, float)) and not isinstance(value, bool)
             if ok:
-                return _sane(float(value))  # type: ignore[arg-type]
+                try:
+                    return _sane(float(value))  # type: ignore[arg-type]
+                except OverflowError:  # an integer beyond any float
+                    raise ValueError("expected a finite number, got a huge integer") from None
         elif kind is int:
             ok = isinstance(value, int) and not isinstance(value, bool)
         else:

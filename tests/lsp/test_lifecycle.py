@@ -60,6 +60,17 @@ def test_a_request_before_initialize_is_server_not_initialized(workspace: Path) 
         server.close()
 
 
+def test_an_initialize_with_bad_params_can_be_retried(workspace: Path) -> None:
+    server = RawServer(workspace)
+    try:
+        bad = server.request("initialize", {"processId": "me", "capabilities": {}}, timeout=5)
+        assert bad["error"]["code"] == -32602
+        assert "processId" in bad["error"]["message"]
+        assert "result" in server.initialize()
+    finally:
+        server.close()
+
+
 def test_a_second_initialize_is_refused_and_the_first_session_goes_on(workspace: Path) -> None:
     server = RawServer(workspace)
     try:

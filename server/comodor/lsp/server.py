@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any, BinaryIO
 
 import cattrs
@@ -23,6 +24,7 @@ from comodor import __version__
 from comodor.app import ComodorApp
 from comodor.lsp import envelope, framing
 from comodor.lsp.worker import BrainWorker
+from comodor.protocol import camel
 from comodor.settings import Settings
 from comodor.sync import LiveSync
 
@@ -68,9 +70,10 @@ class ComodorProtocol(LanguageServerProtocol):
                 self._send_error(rejection.id, rejection.code, text)
             return
         message: dict[str, Any] = event.value
-        method = message.get("method")
-        if method is not None and "id" in message:
-            if not self._admit_request(message["id"], method, message):
+        method: str | None = message.get("method")  # a string: checked by the envelope
+        request = method if method is not None and "id" in message else None
+        if request is not None:
+            if not self._admit_request(message["id"], request, message):
                 return
         else:
             message, repaired = envelope.sanitised(message)
@@ -82,6 +85,8 @@ class ComodorProtocol(LanguageServerProtocol):
             structured = self.structure_message(message)
         except JsonRpcException:
             return  # answered by structure_message when it was a request
+        if request is not None:
+            self._advance_lifecycle(request)
         self.handle_message(structured)
 
     def _admit_request(self, message_id: envelope.MessageId, method: str, message: Any) -> bool:
@@ -104,12 +109,15 @@ class ComodorProtocol(LanguageServerProtocol):
             field, problem = bad
             self._send_error(message_id, envelope.INVALID_PARAMS, f"{field}: {problem}", field)
             return False
+        return True
+
+    def _advance_lifecycle(self, method: str) -> None:
+        """Note an accepted ``initialize`` or ``shutdown`` (one whose params were fine)."""
         if method == types.INITIALIZE:
             self.initialize_received = True
         elif method == types.SHUTDOWN:
             self.shutdown_received = True
             self._cancel_pending()
-        return True
 
     def _cancel_pending(self) -> None:
         """Cancel every pending request now, from a snapshot (pygls#606, #605).
@@ -161,12 +169,20 @@ class ComodorProtocol(LanguageServerProtocol):
 
 
 def _first_problem(error: BaseException | None) -> tuple[str, str]:
-    """The first field cattrs could not structure, as ``("params.position", "invalid value")``."""
+    """The first field cattrs could not structure, as ``("params.processId", "invalid value")``.
+
+    cattrs names lsprotocol's Python attributes (``process_id``, ``from_``); the
+    client knows the wire names, so the path is given in those.
+    """
     if isinstance(error, cattrs.BaseValidationError):
         for line in cattrs.transform_error(error, path="$"):
             problem, _, where = line.rpartition(" @ $")
-            return where.lstrip("."), problem or line
+            return _wire_path(where.lstrip(".")), problem or line
     return "", "the params do not fit the method"
+
+
+def _wire_path(path: str) -> str:
+    return re.sub(r"[A-Za-z_][A-Za-z0-9_]*", lambda name: camel(name.group().rstrip("_")), path)
 
 
 class ComodorServer(LanguageServer):
@@ -181,7 +197,6 @@ class ComodorServer(LanguageServer):
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=ComodorProtocol,
         )
-
         self.app: ComodorApp | None = None
         self.brain = BrainWorker()
         self.loop: asyncio.AbstractEventLoop | None = None
