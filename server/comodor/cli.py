@@ -32,8 +32,7 @@ def _serve(args: argparse.Namespace) -> int:
     logging.getLogger("pygls").setLevel(logging.WARNING)
     from .lsp.main import create_server
 
-    create_server().start_io()
-    return 0
+    return create_server().start_io()
 
 
 def _workspace(raw: str | None) -> Path:

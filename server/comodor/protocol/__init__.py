@@ -15,7 +15,7 @@ generated from those schemas.
 
 from __future__ import annotations
 
-from .convert import Wire, json_type, structure, unstructure, view_of
+from .convert import Wire, json_type, lone_surrogate, structure, unstructure, view_of
 from .fields import SCHEMA, camel
 from .params import (
     AgentEditParams,
@@ -103,6 +103,7 @@ __all__ = [
     "Wire",
     "camel",
     "json_type",
+    "lone_surrogate",
     "structure",
     "unstructure",
     "view_of",
