@@ -20,7 +20,7 @@ import { MEMORY_NOTIFICATION, MemoryNotification } from './protocol';
 import { selectedInterpreter } from './pythonExtension';
 import { INSTALL_HINT, ServerLaunch, describeLaunch, nodeResolutionDeps, resolveServer } from './serverResolution';
 import { ServerApi } from './serverApi';
-import { buildServerSettings } from './settings';
+import { buildServerSettings, explicitValue } from './settings';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
 
@@ -35,7 +35,7 @@ export class ServerNotRunningError extends Error {
 
 function serverSettings(scope?: vscode.Uri): Record<string, unknown> {
   const config = vscode.workspace.getConfiguration('comodor', scope);
-  return buildServerSettings((key) => config.get(key));
+  return buildServerSettings((key) => explicitValue(config.inspect(key)));
 }
 
 /**

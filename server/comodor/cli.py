@@ -142,6 +142,12 @@ def _schemas(args: argparse.Namespace) -> int:
 
     written = write(Path(args.out))
     print(f"wrote {len(written)} schemas to {args.out}")
+    client = Path(args.client)
+    if (client / "package.json").is_file():
+        from . import clientgen
+
+        for path in clientgen.write(client):
+            print(f"wrote {path}")
     return 0
 
 
@@ -224,8 +230,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     progress.add_argument("--json", action="store_true", help="the protocol result as JSON")
     progress.set_defaults(handler=_progress)
-    schemas = commands.add_parser("schemas", help="write the protocol's JSON Schemas")
+    schemas = commands.add_parser(
+        "schemas", help="write the protocol's JSON Schemas and the VS Code client's copies"
+    )
     schemas.add_argument("--out", default="schemas", help="folder to write into")
+    schemas.add_argument(
+        "--client",
+        default="client-vscode",
+        help="the VS Code extension's folder (skipped when it has no package.json)",
+    )
     schemas.set_defaults(handler=_schemas)
     doctor = commands.add_parser(
         "doctor", help="check the brain, the watcher and the model endpoint"

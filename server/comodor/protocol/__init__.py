@@ -35,6 +35,7 @@ from .params import (
     SetRuleParams,
     TeachParams,
     TeachRuleParams,
+    ToolParams,
     UndoParams,
 )
 from .results import (
@@ -57,6 +58,7 @@ from .results import (
     RulesResult,
     SeriesObject,
     StatsResult,
+    ToolResult,
     UndoResult,
 )
 
@@ -98,6 +100,8 @@ __all__ = [
     "StatsResult",
     "TeachParams",
     "TeachRuleParams",
+    "ToolParams",
+    "ToolResult",
     "UndoParams",
     "UndoResult",
     "Wire",

@@ -125,6 +125,14 @@ def _list_hook(value: object, kind: Any) -> list[Any]:
     return items
 
 
+def _object_hook(value: object, kind: Any) -> dict[str, Any]:
+    """A free-form JSON object (checked by whatever consumes it)."""
+    del kind
+    if not isinstance(value, dict):
+        raise TypeError(f"expected an object, got {json_type(value)}")
+    return value
+
+
 def _renames(cls: type[Any]) -> dict[str, Any]:
     return {a.name: override(rename=camel(a.name)) for a in attrs.fields(cls)}
 
@@ -145,6 +153,9 @@ for _kind in (str, int, float, bool):
     converter.register_structure_hook(_kind, _strict(_kind))
 converter.register_structure_hook_func(
     lambda kind: getattr(kind, "__origin__", None) is list, _list_hook
+)
+converter.register_structure_hook_func(
+    lambda kind: getattr(kind, "__origin__", None) is dict, _object_hook
 )
 converter.register_structure_hook_factory(attrs.has, _class_hook_factory)
 converter.register_unstructure_hook_factory(

@@ -8,6 +8,8 @@ limits once, and ``schemas/`` publishes the same limits.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ..brain.models import (
@@ -138,6 +140,14 @@ class UndoParams:
 @attrs.frozen
 class ExportRulesParams:
     path: str | None = None
+
+
+@attrs.frozen
+class ToolParams:
+    """Added to the spec: run one agent tool (the MCP tool table) through the editor."""
+
+    name: str
+    arguments: dict[str, Any] = attrs.field(factory=dict)
 
 
 @attrs.frozen
