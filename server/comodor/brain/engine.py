@@ -212,9 +212,6 @@ class LearningEngine:
     def active_rules(self, language: str | None = None) -> list[Rule]:
         return self.rules.active(language)
 
-    def get_rule(self, rule_id: int) -> Rule | None:
-        return self.rules.get(rule_id)
-
     def rules_markdown(self) -> str:
         return self.rules.markdown()
 
