@@ -341,6 +341,16 @@ class ComodorApp:
 
     # -- background parts for long-running hosts ------------------------------------- #
 
+    def check_brain(self, on_notice: Callable[[str], None]) -> None:
+        """Check every page of the brain in the background; salvage a damaged one."""
+
+        def check() -> None:
+            notice = self.engine.recover_if_damaged()
+            if notice is not None:
+                on_notice(notice)
+
+        self.worker.post(check, "check the brain file")
+
     def watch_other_processes(self) -> None:
         """Follow changes other processes make to the brain (hover, views, stats)."""
         if self._freshness is None:

@@ -146,6 +146,7 @@ def open_app(workspace: Path) -> ComodorApp:
             log.warning("%s", notice)
     except Exception:  # a malformed team file must not keep the tools away
         log.exception("reading team rules failed")
+    app.check_brain(on_notice=lambda notice: log.warning("%s", notice))
     app.watch_other_processes()
     return app
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -135,3 +136,46 @@ def test_a_brain_folder_that_cannot_be_created_still_lets_the_editor_work(
 def _eventually_told(server: RawServer, words: str = "cannot write its brain") -> bool:
     server.command("comodor.stats", {})  # a round trip: earlier notifications have arrived
     return any(words in message for message in shown_messages(server))
+
+
+def test_the_command_line_says_so_and_fails_when_it_cannot_write(
+    workspace: Path, small_disk: Path
+) -> None:
+    """``comodor-lsp call`` must never report success for a write that was thrown away."""
+    home = small_disk / "home"
+    home.mkdir()
+    env = {**os.environ, "COMODOR_HOME": str(home)}
+    call = [sys.executable, "-m", "comodor_lsp", "call"]
+    first = subprocess.run(
+        [*call, "comodor.teach", '{"text": "kept: before the disk went read-only"}'],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert first.returncode == 0, first.stderr
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    refused = subprocess.run(
+        [*call, "comodor.teach", '{"text": "lost: the brain is read-only"}'],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode != 0
+    assert "read-only" in refused.stderr and refused.stdout == ""
+    listed = subprocess.run(
+        [*call, "comodor.lessons", "{}"],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert listed.returncode == 0 and "kept: before" not in listed.stdout
+    assert "before the disk went read-only" in listed.stdout and "lost:" not in listed.stdout

@@ -323,6 +323,19 @@ class LearningEngine:
         self.bus.emit(ChangedElsewhere())
         return True
 
+    def recover_if_damaged(self) -> str | None:
+        """Check the brain file; salvage a damaged one into a fresh file and say so.
+
+        Call on the write lane, once, after opening (see
+        :meth:`~comodor.brain.store.database.Database.recover_if_damaged`).
+        """
+        notice = self.store.recover_if_damaged()
+        if notice is not None:
+            self.lessons.rebuild()
+            self.rules.refresh()
+            self.bus.emit(ChangedElsewhere())
+        return notice
+
     def refresh(self) -> None:
         """Make the caches current before a read that must see every commit (any thread).
 

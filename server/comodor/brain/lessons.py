@@ -114,6 +114,13 @@ class LessonBook:
             self.shared.invalidate()
             return True
 
+    def rebuild(self) -> None:
+        """Forget the index and build it again (after the brain file was replaced)."""
+        with self.shared.lock:
+            self._index_rev = -1
+            self.sync()
+            self.shared.invalidate()
+
     def changed(self) -> None:
         """After a write that touched lessons: fold it in and drop stale prefetches."""
         with self.shared.lock:

@@ -75,6 +75,7 @@ async def initialized(ls: ComodorServer, params: types.InitializedParams) -> Non
     await pull_configuration(ls)
     app = ls.require_app()
     ls.brain.post(app.engine.warm, "build the recall index")
+    app.check_brain(on_notice=ls.tell_user)
     app.watch_other_processes()
     if app.workspace is not None:
         ls.brain.post(lambda: read_team_rules(ls, app), "read the team's rules")
