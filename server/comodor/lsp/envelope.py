@@ -24,7 +24,7 @@ from typing import Any
 import attrs
 from lsprotocol import types
 
-from ..protocol import lone_surrogate
+from ..protocol import json_type, lone_surrogate
 
 _SURROGATES = re.compile("[\ud800-\udfff]")
 """Only used to repair a string already known to hold one (see :func:`lone_surrogate`)."""
@@ -59,7 +59,7 @@ def usable_id(value: object) -> bool:
 def rejection(value: object) -> Rejection | None:
     """The error a decoded body gets when it is not a JSON-RPC 2.0 message, else None."""
     if not isinstance(value, dict):
-        kind = "an array (LSP has no batches)" if isinstance(value, list) else _json_type(value)
+        kind = "an array (LSP has no batches)" if isinstance(value, list) else json_type(value)
         return Rejection(INVALID_REQUEST, f"a message must be a JSON object, got {kind}", None)
     has_id = "id" in value
     message_id = value.get("id")
@@ -68,7 +68,7 @@ def rejection(value: object) -> Rejection | None:
     if has_id and not usable_id(message_id) and not (is_response and message_id is None):
         return Rejection(
             INVALID_REQUEST,
-            f"id must be an integer or a string, got {_json_type(message_id)}",
+            f"id must be an integer or a string, got {json_type(message_id)}",
             None,
         )
     reply_to = message_id if usable_id(message_id) else None
@@ -77,7 +77,7 @@ def rejection(value: object) -> Rejection | None:
         return Rejection(INVALID_REQUEST, 'jsonrpc must be "2.0"', reply_to, answer)
     if "method" in value and not isinstance(method, str):
         return Rejection(
-            INVALID_REQUEST, f"method must be a string, got {_json_type(method)}", reply_to, answer
+            INVALID_REQUEST, f"method must be a string, got {json_type(method)}", reply_to, answer
         )
     if "method" not in value and not is_response:
         return Rejection(
@@ -90,7 +90,7 @@ def rejection(value: object) -> Rejection | None:
     if "method" in value and params is not None and not isinstance(params, (dict, list)):
         return Rejection(
             INVALID_REQUEST,
-            f"params must be an object or an array, got {_json_type(params)}",
+            f"params must be an object or an array, got {json_type(params)}",
             reply_to,
             answer,
         )
@@ -181,19 +181,3 @@ def _join(path: str, key: str) -> str:
         return f"{path}.{key}" if path else key
     escaped = key.encode("ascii", "backslashreplace").decode().replace('"', '\\"')
     return f'{path}["{escaped}"]'
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
