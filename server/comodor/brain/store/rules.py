@@ -6,24 +6,21 @@ for its values decide the winner (:func:`comodor.brain.rules.summarize`).
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Sequence
 from typing import Any
 
-from .database import Database
+from .base import StoreBase, Tx, in_marks
 from .rows import (
     RuleRow,
     VoteRow,
 )
 
 
-class RuleRows(Database):
+class RuleRows(StoreBase):
     """The rules part of :class:`comodor.brain.store.BrainStore`."""
 
-    def rule_id(
-        self, conn: sqlite3.Connection, key: str, scope: str, language: str | None, category: str
-    ) -> int:
+    def rule_id(self, conn: Tx, key: str, scope: str, language: str | None, category: str) -> int:
         """The id of a rule dimension, created if new (call inside :meth:`_write`)."""
         now = time.time()
         conn.execute(
@@ -89,7 +86,7 @@ class RuleRows(Database):
             if replace_origin is not None:
                 # A dimension left with no votes at all is noise from an old scan.
                 conn.execute(
-                    "DELETE FROM rules WHERE scope = ? AND NOT pinned AND id NOT IN"
+                    "DELETE FROM rules WHERE scope = ? AND pinned = 0 AND id NOT IN"
                     " (SELECT rule_id FROM rule_votes)",
                     (replace_scope,),
                 )
@@ -101,10 +98,10 @@ class RuleRows(Database):
         clauses: list[str] = []
         params: list[Any] = []
         if scopes is not None:
-            clauses.append(f"scope IN ({','.join('?' * len(scopes))})")
+            clauses.append(f"scope IN ({in_marks(scopes)})")
             params.extend(scopes)
         if ids is not None:
-            clauses.append(f"id IN ({','.join('?' * len(ids))})")
+            clauses.append(f"id IN ({in_marks(ids)})")
             params.extend(ids)
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
         with self._snapshot() as conn:
@@ -115,7 +112,7 @@ class RuleRows(Database):
             ).fetchall()
             if not rule_rows:
                 return []
-            marks = ",".join("?" * len(rule_rows))
+            marks = in_marks(rule_rows)
             vote_rows = conn.execute(
                 "SELECT rule_id, value, statement, kind, weight, origin, detail, created_at"
                 f" FROM rule_votes WHERE rule_id IN ({marks}) ORDER BY id",
