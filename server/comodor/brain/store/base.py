@@ -51,6 +51,8 @@ class StoreBase:
     """Things the user should be told about opening this store (e.g. a corrupt file)."""
     read_only: bool
     """True when the store can only be read (see the SQLite backend's read-only fallback)."""
+    voter: str = ""
+    """Whose votes this store writes (see :mod:`comodor.brain.identity`); set by the opener."""
 
     def _write(self) -> contextlib.AbstractContextManager[Tx]:
         """One write transaction; rolled back entirely on any error."""

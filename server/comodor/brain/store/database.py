@@ -37,6 +37,7 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import BrainError, BrainUnavailable
+from ..identity import current_user
 from ..schema import MIGRATIONS, SCHEMA_VERSION
 from .base import StoreBase
 
@@ -82,8 +83,9 @@ def split_sql(script: str) -> list[str]:
 class Database(StoreBase):
     """One brain file: a write connection, a read connection, migrations, meta."""
 
-    def __init__(self, path: Path | str, *, busy_timeout_ms: int = 10_000) -> None:
+    def __init__(self, path: Path | str, *, busy_timeout_ms: int = 10_000, voter: str = "") -> None:
         self.path = Path(path)
+        self.voter = voter or current_user()
         self.notices: list[str] = []
         """Things the user should be told about opening this brain (e.g. a corrupt file)."""
         self.read_only = False

@@ -43,8 +43,16 @@ class Store(Protocol):
 
     path: Path
     """The local brain file (blobs live beside it; shown in stats)."""
-    notices: list[str]
-    read_only: bool
+    voter: str
+    """Whose votes this store records (``COMODOR_USER`` or the login name)."""
+
+    @property
+    def notices(self) -> list[str]:
+        """What the user should be told about this brain (append to add)."""
+        ...
+
+    @property
+    def read_only(self) -> bool: ...
 
     @property
     def location(self) -> str:

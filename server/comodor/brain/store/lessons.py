@@ -78,6 +78,19 @@ class LessonRows(StoreBase):
         rows = self._search_rows(columns, words, scopes, limit)
         return [(lesson_from_row(row[:-1]), float(row[-1])) for row in rows]
 
+    def lessons_with_terms(
+        self, ids: Sequence[int] | None = None, *, after: int = 0, batch: int = 2000
+    ) -> list[tuple[Lesson, str]]:
+        """Whole lessons with their recall terms: by id, or the next ``batch`` after ``after``."""
+        sql = f"SELECT {LESSON_COLUMNS}, terms FROM lessons"
+        if ids is not None:
+            if not ids:
+                return []
+            rows = self._read(f"{sql} WHERE id IN ({in_marks(ids)})", ids)
+        else:
+            rows = self._read(f"{sql} WHERE id > ? ORDER BY id LIMIT ?", (after, batch))
+        return [(lesson_from_row(row[:-1]), str(row[-1])) for row in rows]
+
     def index_rows(self, lesson_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
         """Rows the recall index is built from: id, scope, terms, trust inputs, pinned."""
         sql = (

@@ -3,8 +3,8 @@
 Why PostgreSQL: a team that outgrows one laptop already runs one, knows how to back
 it up, secure it and watch it; Comodor needs no server of its own. psycopg 3 with a
 small pool (``psycopg-pool``) talks to it; the table code is the same as for the
-SQLite file (see :mod:`.base`): this module turns ``?`` into ``%s`` and supplies the
-three transaction shapes.
+SQLite file (see :mod:`comodor.brain.store.base`): this module turns ``?`` into ``%s``
+and supplies the three transaction shapes.
 
 * **Writes** run in one explicit transaction on a pooled connection. A writer that
   is already inside a transaction on this thread joins it (:meth:`PostgresDatabase.
@@ -15,7 +15,7 @@ three transaction shapes.
 * **Full-text search** is the ``fts`` column (``to_tsvector('english', …)``, kept by a
   trigger only when the text changes) with ``ts_rank``.
 * **Freshness**: every connection sets ``comodor.origin`` to this store's token, and
-  the schema's triggers send it with ``NOTIFY`` (see :mod:`comodor.brain.team_schema`).
+  the schema's triggers send it with ``NOTIFY`` (see :mod:`comodor.teamdb.schema`).
 
 Secrets: the password comes from ``PGPASSWORD`` or ``~/.pgpass`` (libpq reads both);
 a URL that carries one anyway is shown only through :func:`redact_url`. Connecting
@@ -31,15 +31,16 @@ import logging
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from ..errors import BrainError, BrainUnavailable
-from ..team_schema import MIGRATION_LOCK, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION
-from .base import StoreBase, Tx
-from .lessons import LessonRows
-from .rules import RuleRows
+from ..brain.errors import BrainError, BrainUnavailable
+from ..brain.identity import current_user
+from ..brain.store.base import StoreBase, Tx
+from ..brain.store.lessons import LessonRows
+from ..brain.store.rules import RuleRows
+from .schema import MIGRATION_LOCK, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,8 @@ CONNECT_TIMEOUT_S = 3
 POOL_TIMEOUT_S = 4.0
 """How long a call waits for a pooled connection (a dead server fails faster: refused)."""
 URL_SCHEMES = ("postgresql", "postgres")
+RECEIPT_DAYS = 30
+"""How long a receipt is kept: far longer than an outbox entry waits to be deleted."""
 
 
 def is_database_url(url: str) -> bool:
@@ -122,17 +125,27 @@ class _Tx:
 class PostgresDatabase(StoreBase):
     """A team database: a connection pool, migrations, the shared dialect, meta."""
 
-    def __init__(self, url: str, *, origin: str = "", min_size: int = 1, max_size: int = 4) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        origin: str = "",
+        voter: str = "",
+        min_size: int = 1,
+        max_size: int = 4,
+    ) -> None:
         import psycopg
         from psycopg_pool import ConnectionPool
 
         self.url = url
+        self.voter = voter or current_user()
         self.notices: list[str] = []
         self.read_only = False
         self.origin = origin or uuid.uuid4().hex
         """This store's token: ``NOTIFY`` payloads carrying it are our own commits."""
         self._psycopg = psycopg
         self._local = threading.local()
+        self._pruned = 0.0
         with self._connect() as conn:
             self._migrate(conn)
         self._pool = ConnectionPool(
@@ -265,6 +278,34 @@ class PostgresDatabase(StoreBase):
 
     def close(self) -> None:
         self._pool.close(timeout=1.0)
+
+    # -- the outbox's receipts ------------------------------------------------------ #
+
+    def send(self, op: str, apply: Callable[[], int | None]) -> tuple[bool, int | None]:
+        """Apply ``op`` once: in one transaction with its receipt; (applied now, result).
+
+        A receipt already there means an earlier send committed (and only its deletion
+        from the outbox was lost): nothing is applied again, its result is returned.
+        """
+        with self._write() as tx:
+            taken = tx.execute(
+                "INSERT INTO receipts (op, sent_at) VALUES (?, ?)"
+                " ON CONFLICT (op) DO NOTHING RETURNING op",
+                (op, time.time()),
+            ).fetchone()
+            if taken is None:
+                row = tx.execute("SELECT result FROM receipts WHERE op = ?", (op,)).fetchone()
+                return False, (int(row[0]) if row and row[0] is not None else None)
+            result = apply()
+            if result is not None:
+                tx.execute("UPDATE receipts SET result = ? WHERE op = ?", (result, op))
+            if time.time() - self._pruned > RECEIPT_DAYS * 86_400 / 10:
+                self._pruned = time.time()
+                tx.execute(
+                    "DELETE FROM receipts WHERE sent_at < ?",
+                    (time.time() - RECEIPT_DAYS * 86_400,),
+                )
+        return True, result
 
     # -- health ----------------------------------------------------------------- #
 

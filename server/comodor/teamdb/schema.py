@@ -29,7 +29,7 @@ Two triggers keep every running server current:
 
 from __future__ import annotations
 
-from .store.interface import TEAM_IDS
+from ..brain.store.interface import TEAM_IDS
 
 CHANNEL = "comodor_brain"
 """The ``LISTEN``/``NOTIFY`` channel every change is announced on."""
@@ -157,6 +157,13 @@ TEAM_MIGRATIONS: tuple[str, ...] = (
         result BIGINT,
         sent_at DOUBLE PRECISION NOT NULL
     );
+    """,
+    # 2: every vote records its user; one origin votes once per user (as SQLite's 3).
+    """
+    ALTER TABLE rule_votes ADD COLUMN voter TEXT NOT NULL DEFAULT '';
+    ALTER TABLE rule_votes DROP CONSTRAINT rule_votes_one_per_origin;
+    ALTER TABLE rule_votes ADD CONSTRAINT rule_votes_one_per_user_origin
+        UNIQUE (rule_id, voter, origin, value);
     """,
 )
 
