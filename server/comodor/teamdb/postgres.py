@@ -315,6 +315,10 @@ class PostgresDatabase(StoreBase):
         self._read("SELECT 1")
         return time.perf_counter() - started
 
+    def reset(self) -> None:
+        """Drop pooled connections that broke (a restarted server) before the next use."""
+        self._pool.check()
+
     def integrity_check(self) -> str:
         with self._pool.connection() as conn:
             version = self.schema_version(conn)

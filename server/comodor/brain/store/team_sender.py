@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 
 Notice = Callable[[str], None]
 
+RETRY_S = 5.0
+"""How often a store that is offline tries the database again on its own."""
+
 
 class TeamBackend(Protocol):
     """What a team database offers (``comodor.teamdb.postgres.PostgresStore``)."""
@@ -42,6 +46,7 @@ class TeamBackend(Protocol):
     def send(self, op: str, apply: Callable[[], int | None]) -> tuple[bool, int | None]: ...
     def rule_ids(self, dimensions: Sequence[tuple[str, str, str]]) -> dict[Any, int]: ...
     def ping(self) -> float: ...
+    def reset(self) -> None: ...
     def integrity_check(self) -> str: ...
     def close(self) -> None: ...
     def add_lesson(self, lesson: Lesson, terms: str) -> Lesson: ...
@@ -132,6 +137,7 @@ class TeamSender:
         self._queued_ids: set[int] = set()
         self._flush_lock = threading.RLock()
         self._team_rev: int = 0
+        self._last_try = time.monotonic()
         if team is None:
             self._went_offline(reason or "it could not be opened")
         else:
@@ -207,8 +213,25 @@ class TeamSender:
             raise _Offline
         return self.team
 
+    def _probe(self) -> None:
+        """While offline, try the database again now and then (not only on the listener)."""
+        if self._online or time.monotonic() - self._last_try < RETRY_S:
+            return
+        self._last_try = time.monotonic()
+        self.reachable_again()
+        team = self.team
+        if self.online and team is not None:
+            try:
+                team.reset()
+                team.ping()
+            except Exception as error:
+                if not team.is_connection_error(error):
+                    raise
+                self._online = False
+
     def _call(self, function: Callable[[], Any]) -> Any:
         """Run a read on the team database, or raise :class:`_Offline`."""
+        self._probe()
         if not self.online or self.team is None:
             raise _Offline
         try:
@@ -225,6 +248,7 @@ class TeamSender:
         """Queue one operation and send what is queued; (entry, its result if it was sent)."""
         entry = self.outbox.put(name, args)
         self._queue_changed()
+        self._probe()
         results = self._flush(entry.seq)
         return entry, results.get(entry.seq, _NOT_SENT)
 
@@ -248,7 +272,7 @@ class TeamSender:
             was_queued = len(entries) - (1 if current is not None else 0)
             for entry in entries:
                 try:
-                    fresh, result = team.send(entry.op, functools.partial(self._apply, entry))
+                    fresh, result = self._send(team, entry)
                 except Exception as error:
                     if team.is_connection_error(error):
                         self._went_offline(str(error).splitlines()[0] if str(error) else "")
@@ -265,13 +289,29 @@ class TeamSender:
                 self._queue_changed()
                 results[entry.seq] = self._result_of(entry, result, mapped)
             if was_queued > 0 and self._told_offline:
+                changes = "1 change" if was_queued == 1 else f"{was_queued} changes"
+                verb = "was" if was_queued == 1 else "were"
                 self._tell(
                     f"The team database {self.team_location} is back; "
-                    f"{was_queued} change{'s' if was_queued != 1 else ''} made meanwhile "
-                    "were sent."
+                    f"{changes} made meanwhile {verb} sent."
                 )
             self._told_offline = False
         return results
+
+    def _send(self, team: TeamBackend, entry: Entry) -> tuple[bool, int | None]:
+        """Send one entry; after a connection error, once more on fresh connections.
+
+        A database that restarted leaves broken connections in the pool; the first
+        use of one fails although the server answers. The receipt makes the retry safe.
+        """
+        apply = functools.partial(self._apply, entry)
+        try:
+            return team.send(entry.op, apply)
+        except Exception as error:
+            if not team.is_connection_error(error):
+                raise
+            team.reset()
+            return team.send(entry.op, apply)
 
     def _translate(self, values: Sequence[int]) -> list[int]:
         pending = [value for value in values if is_pending(value)]
