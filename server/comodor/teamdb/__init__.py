@@ -66,7 +66,7 @@ def open_team_store(
         team: PostgresStore | None = connect()
         reason = ""
     except BrainUnavailable as error:
-        if strict:
+        if strict and refused_login(error):
             local.close()
             raise
         team, reason = None, error.reason or str(error)
