@@ -73,11 +73,22 @@ class TeamStore(TeamSender, PersonalRows):
         return len(pairs)
 
     def get_lessons(self, ids: Sequence[int]) -> list[Lesson]:
+        """Lessons by id; team lessons the mirror holds come from memory.
+
+        The mirror follows the lesson log as the recall index does: reading the log
+        drops the rows it names (the index then reads them again), so right after a
+        look at the log with nothing heard since, every row left is current and a
+        recall's winners are read without a round trip. Only ``uses``/``last_used``
+        may lag (they are not logged, as in the local file: every recall bumps them).
+        """
         if not ids:
             return []
         by_id = {lesson.id: lesson for lesson in self.local.get_lessons(
             [i for i in ids if not is_team_id(i)])}  # fmt: skip
-        team_ids = [i for i in ids if is_team_id(i) and not is_pending(i)]
+        wanted = [i for i in ids if is_team_id(i) and not is_pending(i)]
+        if self._mirror_at == self._heard and self.online and not self.outbox.count():
+            by_id.update(self.mirror.known_lessons(wanted))
+        team_ids = [i for i in wanted if i not in by_id]
         if team_ids:
             try:
                 found = self._call(lambda: self._db.get_lessons(team_ids))
@@ -205,10 +216,13 @@ class TeamStore(TeamSender, PersonalRows):
         local_head, changed = self.local.lesson_log_since(local_rev)
         assert isinstance(local_head, int)
         changed = list(changed)
+        heard = self._heard
         try:
             head, team_changed = self._call(lambda: self._db.lesson_log_since(team_rev))
             team_rev = int(head)
             changed += team_changed
+            self.mirror.forget_lessons(team_changed)
+            self._mirror_at = heard
         except _Offline:
             pass
         if generation != self._queue_generation:
@@ -296,8 +310,11 @@ class TeamStore(TeamSender, PersonalRows):
         shared = [s for s in scopes if not personal(s)]
         if shared:
             try:
-                team = self._call(lambda: self._db.skills(shared))
-                self.mirror.put_skills(team, shared)
+                if self.mirror.skills_fresh(shared) and self.online:
+                    team = self.mirror.skill_list(shared)
+                else:
+                    team = self._call(lambda: self._db.skills(shared))
+                    self.mirror.put_skills(team, shared)
             except _Offline:
                 team = self.mirror.skill_list(shared)
             found += team

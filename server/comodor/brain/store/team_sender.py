@@ -137,6 +137,9 @@ class TeamSender:
         self._queued_ids: set[int] = set()
         self._flush_lock = threading.RLock()
         self._team_rev: int = 0
+        self._heard = 0
+        """Notifications heard; the mirror's lessons are current when ``_mirror_at`` equals it."""
+        self._mirror_at = -1
         self._last_try = time.monotonic()
         if team is None:
             self._went_offline(reason or "it could not be opened")
@@ -248,6 +251,10 @@ class TeamSender:
         """Queue one operation and send what is queued; (entry, its result if it was sent)."""
         entry = self.outbox.put(name, args)
         self._queue_changed()
+        self.mirror.stale()
+        named = [args[k] for k in ("lesson_id",) if k in args] + list(args.get("ids", ()))
+        if name not in ("credit_skills",):
+            self.mirror.forget_lessons(named)  # read again after our own change
         self._probe()
         results = self._flush(entry.seq)
         return entry, results.get(entry.seq, _NOT_SENT)
@@ -381,6 +388,8 @@ class TeamSender:
     def note_team_change(self, ours: bool) -> None:
         """The listener heard a commit on the team database (``ours``: by this store)."""
         self._team_seen = True
+        self._heard += 1
+        self.mirror.stale()
         if not ours:
             self._team_changed = True
 

@@ -109,6 +109,8 @@ class Mirror:
         self.lessons: dict[int, tuple[Lesson, str]] = {}
         self.rules: dict[int, RuleRow] = {}
         self.skills: dict[int, Skill] = {}
+        self._skill_scopes: frozenset[str] = frozenset()
+        """Scopes whose skills were read since the last change announced on the database."""
 
     # -- refreshing ------------------------------------------------------------ #
 
@@ -137,11 +139,26 @@ class Mirror:
 
     def put_skills(self, skills: Sequence[Skill], scopes: Sequence[str]) -> None:
         with self._lock:
+            self._skill_scopes = frozenset(scopes)
             wanted = set(scopes)
             for skill_id in [i for i, s in self.skills.items() if s.scope in wanted]:
                 del self.skills[skill_id]
             for skill in skills:
                 self.skills[skill.id] = skill
+
+    def skills_fresh(self, scopes: Sequence[str]) -> bool:
+        """Whether the skills of ``scopes`` were read after the last change anyone made."""
+        with self._lock:
+            return set(scopes) <= self._skill_scopes
+
+    def stale(self) -> None:
+        """A change was committed (by anyone): skills are read again next time."""
+        with self._lock:
+            self._skill_scopes = frozenset()
+
+    def known_lessons(self, ids: Iterable[int]) -> dict[int, Lesson]:
+        with self._lock:
+            return {i: self.lessons[i][0] for i in ids if i in self.lessons}
 
     # -- answering with the overlay folded in -------------------------------------- #
 
