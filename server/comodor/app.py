@@ -28,7 +28,7 @@ from urllib.parse import unquote, urlparse
 
 import attrs
 
-from . import config, protocol
+from . import config, protocol, team_brain
 from .brain.atomic import UnsafeWrite, write_atomic
 from .brain.engine import LearningEngine
 from .brain.errors import BrainUnavailable, InvalidInput
@@ -53,6 +53,7 @@ if TYPE_CHECKING:
     from .reflect.service import ReflectionService
     from .sync import LiveSync
     from .team import TeamImport
+    from .teamdb.listener import TeamListener
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +107,7 @@ class ComodorApp:
         self.capture: Capture | None = None
         self.live_sync: LiveSync | None = None
         self._freshness: ChangeWatcher | None = None
+        self._team_listener: TeamListener | None = None
         self._document_queries: dict[str, str] = {}
         """uri -> the query whose recall was prefetched while that document was edited"""
         self._apply_reflection()
@@ -120,9 +122,11 @@ class ComodorApp:
         """
         settings = self.settings.learning
         try:
-            engine = LearningEngine.open(
-                self.brain_path, self.project_scope, settings, session_id=session
+            store = team_brain.open_store(
+                self.settings, self.brain_path, strict=not temporary_fallback
             )
+            engine = LearningEngine(store, self.project_scope, settings, session_id=session)
+            team_brain.announce_notices(store, engine.bus)
         except BrainUnavailable as error:
             if not temporary_fallback:
                 if self._owns_worker:
@@ -150,7 +154,9 @@ class ComodorApp:
 
     def configure(self, settings: Settings) -> None:
         """Apply new settings; the brain location is fixed for the life of the app."""
-        self.settings = attrs.evolve(settings, brain_path=self.settings.brain_path)
+        self.settings = attrs.evolve(
+            settings, brain_path=self.settings.brain_path, brain=self.settings.brain
+        )
         self.engine.configure(self.settings.learning)
         self._apply_reflection()
         if self.tracker is not None:
@@ -359,6 +365,9 @@ class ComodorApp:
                 self.engine.store.path,
                 lambda: self.worker.post(engine.catch_up, "catch up with other processes"),
             ).start()
+            self._team_listener = team_brain.watch_team(
+                engine.store, self.settings.brain.url, self.worker.post, engine.catch_up
+            )
 
     def start_capture(self, on_notice: Callable[[str], None]) -> None:
         """Watch the workspace and read its conventions (language server only)."""
@@ -392,6 +401,8 @@ class ComodorApp:
         """Stop background work and close the brain; never waits on a hung model."""
         if self._freshness is not None:
             self._freshness.stop(0.2)
+        if self._team_listener is not None:
+            self._team_listener.stop(0.3)
         if self.live_sync is not None:
             self.live_sync.stop(0.2)
         if self.capture is not None:

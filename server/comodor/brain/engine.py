@@ -58,7 +58,7 @@ from .models import (
 from .playbook import Playbook, PlaybookMaker
 from .progress import Progress
 from .rules import export_meta_key, text_digest
-from .store import AgentWrite, BrainStore
+from .store import AgentWrite, BrainStore, Store
 from .tasks import Reflector, Task, TaskLedger
 
 
@@ -67,7 +67,7 @@ class LearningEngine:
 
     def __init__(
         self,
-        store: BrainStore,
+        store: Store,
         project_scope: str,
         settings: LearningSettings | None = None,
         *,
@@ -102,7 +102,7 @@ class LearningEngine:
     # -- what every part shares ------------------------------------------------ #
 
     @property
-    def store(self) -> BrainStore:
+    def store(self) -> Store:
         return self.shared.store
 
     @property

@@ -24,7 +24,7 @@ from pygls.protocol import LanguageServerProtocol
 
 from .. import __version__, config
 from ..app import ComodorApp
-from ..brain.events import Event, MemoryEvent
+from ..brain.events import Event, MemoryEvent, Notice
 from ..brain.worker import BrainWorker
 from ..protocol import camel
 from . import envelope, framing
@@ -241,6 +241,9 @@ class ComodorServer(LanguageServer):
         those, so a rule that became confident is also announced in words.
         """
         app = self.app
+        if isinstance(event, Notice):
+            self.tell_user(event.message)
+            return
         if app is None or not isinstance(event, MemoryEvent):
             return
         payload = app.wire.memory(event)

@@ -1,4 +1,4 @@
-"""The brain file itself: opening, migrating, transactions, and two connections.
+"""The SQLite backend: the brain file itself, its migrations, transactions, two connections.
 
 Why SQLite: it is a single file the user owns, it survives ``kill -9`` (WAL with
 ``synchronous=NORMAL`` keeps every committed transaction through a process
@@ -37,7 +37,9 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import BrainError, BrainUnavailable
+from ..identity import current_user
 from ..schema import MIGRATIONS, SCHEMA_VERSION
+from .base import StoreBase
 from .salvage import describe, salvage
 
 
@@ -79,11 +81,12 @@ def split_sql(script: str) -> list[str]:
     return statements
 
 
-class Database:
+class Database(StoreBase):
     """One brain file: a write connection, a read connection, migrations, meta."""
 
-    def __init__(self, path: Path | str, *, busy_timeout_ms: int = 10_000) -> None:
+    def __init__(self, path: Path | str, *, busy_timeout_ms: int = 10_000, voter: str = "") -> None:
         self.path = Path(path)
+        self.voter = voter or current_user()
         self.notices: list[str] = []
         """Things the user should be told about opening this brain (e.g. a corrupt file)."""
         self.read_only = False
@@ -286,6 +289,25 @@ class Database:
             finally:
                 self._reader.execute("COMMIT")
 
+    def _search_rows(
+        self, columns: str, words: Sequence[str], scopes: Sequence[str], limit: int
+    ) -> list[Any]:
+        """FTS5: any of the quoted words (so nothing in them is syntax), best ``bm25`` first."""
+        match = " OR ".join(f'"{word}"' for word in words)
+        marks = ",".join("?" * len(scopes))
+        return self._read(
+            f"SELECT {columns}, -bm25(lessons_fts) FROM lessons_fts"
+            f" JOIN lessons l ON l.id = lessons_fts.rowid"
+            f" WHERE lessons_fts MATCH ? AND l.scope IN ({marks})"
+            f" ORDER BY bm25(lessons_fts) LIMIT ?",
+            [match, *scopes, limit],
+        )
+
+    @property
+    def location(self) -> str:
+        """Where this brain is, as a user would name it."""
+        return str(self.path)
+
     def close(self) -> None:
         with self._lock:
             with contextlib.suppress(sqlite3.Error):
@@ -335,17 +357,3 @@ class Database:
 
     def integrity_check(self) -> str:
         return str(self._read("PRAGMA integrity_check")[0][0])
-
-    # -- meta --------------------------------------------------------------- #
-
-    def get_meta(self, key: str) -> str | None:
-        rows = self._read("SELECT value FROM meta WHERE key = ?", (key,))
-        return str(rows[0][0]) if rows else None
-
-    def set_meta(self, key: str, value: str) -> None:
-        with self._write() as conn:
-            conn.execute(
-                "INSERT INTO meta (key, value) VALUES (?, ?)"
-                " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                (key, value),
-            )
