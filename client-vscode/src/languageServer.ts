@@ -319,6 +319,16 @@ export class ComodorServer implements vscode.Disposable {
       },
     };
     client = new ComodorLanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    // This extension shows `comodor/memory` itself ("Learned: …" with Forget/Keep/Show); saying
+    // so keeps the server from announcing the same rule a second time with showMessage.
+    client.registerFeature({
+      fillClientCapabilities: (capabilities) => {
+        capabilities.experimental = { ...(capabilities.experimental as object | undefined), comodorMemory: true };
+      },
+      initialize: () => undefined,
+      getState: () => ({ kind: 'static' }),
+      clear: () => undefined,
+    });
     client.onNotification(MEMORY_NOTIFICATION, (params: MemoryNotification) => {
       if (params && typeof params.action === 'string') {
         this.memoryEmitter.fire(params);

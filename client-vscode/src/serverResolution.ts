@@ -142,7 +142,7 @@ async function configuredServer(file: string, deps: ResolutionDeps, tried: strin
   }
   const launch = launchFor(file, 'setting');
   const probeArgs = isPythonInterpreter(file) ? ['-m', 'comodor_lsp'] : [];
-  const shown = [file, ...probeArgs, '--version'].join(' ');
+  const shown = [path.basename(file), ...probeArgs, '--version'].join(' ');
   const probe = await deps.probeVersion(file, probeArgs);
   if ('error' in probe) {
     tried.push(`comodor.server.path: ${file} (${shown} failed: ${probe.error})`);
@@ -160,7 +160,9 @@ async function configuredServer(file: string, deps: ResolutionDeps, tried: strin
       ok: false,
       tried,
       fixes,
-      reason: `comodor.server.path is set to ${file}, which is not the Comodor language server: “${shown}” printed “${probe.output}”, not “${SERVER_NAME} …”.`,
+      reason:
+        `comodor.server.path is set to ${file}, which is not the Comodor language server: “${shown}” printed “${probe.output}”, not “${SERVER_NAME} …”.` +
+        (identity?.name === 'comodor' ? " That is PyPI's comodor, a different program (a coding agent)." : ''),
     };
   }
   tried.push(`comodor.server.path: ${file} (${SERVER_NAME} ${identity.version})`);

@@ -155,7 +155,7 @@ test("PyPI's other comodor in comodor.server.path is refused, with the bundled s
   );
   assert.equal(r.ok, false);
   if (!r.ok) {
-    assert.match(r.reason, /\/venv\/bin\/comodor, which is not the Comodor language server: “\/venv\/bin\/comodor --version” printed “comodor 2\.0\.1”/);
+    assert.match(r.reason, /\/venv\/bin\/comodor, which is not the Comodor language server: “comodor --version” printed “comodor 2\.0\.1”.*PyPI's comodor, a different program/);
     assert.deepEqual(r.fixes, ['useBundled', 'openServerPath']);
   }
 });
@@ -164,7 +164,7 @@ test('a Python without comodor-lsp in comodor.server.path is refused, not replac
   const r = await resolveServer(deps({ configuredPath: '/v/bin/python3', executables: ['/v/bin/python3'], onPath: { python3: '/usr/bin/python3' }, pythons: { '/usr/bin/python3': [3, 12, 0] } }));
   assert.equal(r.ok, false);
   if (!r.ok) {
-    assert.match(r.reason, /“\/v\/bin\/python3 -m comodor_lsp --version” failed/);
+    assert.match(r.reason, /“python3 -m comodor_lsp --version” failed/);
   }
 });
 
