@@ -109,3 +109,20 @@ def team_url(pg_cluster: object) -> str:
 
     assert isinstance(pg_cluster, Cluster)
     return pg_cluster.new_database()
+
+
+@pytest.fixture(scope="session")
+def distribution(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This checkout built by ``python -m build``: the folder with the wheel and the sdist."""
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("dist")
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(root)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    return out

@@ -2,7 +2,7 @@
 // One table drives both the initializationOptions sent at start and the answers to the
 // server's `workspace/configuration` pulls, so the two can never disagree. The table itself is
 // generated from the server's settings classes (generated/settings.ts, `comodor-lsp schemas`). Client-only
-// settings (server.path, trace.server) are deliberately not in the table: the server has no
+// settings (server.path, server.interpreter, trace.server) are deliberately not in the table: the server has no
 // use for them. Pure module: the caller passes a reader over VS Code's configuration.
 
 import { SERVER_SETTINGS } from './generated/settings';
@@ -24,7 +24,7 @@ export interface SettingSpec {
 export { SERVER_SETTINGS };
 
 /** Settings only the extension reads. */
-export const CLIENT_SETTINGS = ['server.path', 'trace.server'] as const;
+export const CLIENT_SETTINGS = ['server.path', 'server.interpreter', 'trace.server'] as const;
 
 export type ConfigReader = (key: string) => unknown;
 

@@ -63,9 +63,15 @@ test('settings that can send code away, move the brain or pick files to write ca
   const guarded = Object.keys(props).filter(
     (k) =>
       k.startsWith('comodor.reflect.') ||
-      ['comodor.brainPath', 'comodor.server.path', 'comodor.sync.targets'].includes(k),
+      [
+        'comodor.brainPath',
+        'comodor.brain.url',
+        'comodor.server.path',
+        'comodor.server.interpreter',
+        'comodor.sync.targets',
+      ].includes(k),
   );
-  assert.equal(guarded.length, 8);
+  assert.equal(guarded.length, 10);
   for (const key of guarded) {
     assert.ok(['machine', 'application'].includes(props[key].scope ?? ''), `${key} has scope ${props[key].scope}`);
   }

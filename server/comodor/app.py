@@ -35,6 +35,7 @@ from .brain.errors import BrainUnavailable, InvalidInput
 from .brain.events import Event
 from .brain.freshness import ChangeWatcher
 from .brain.lessons_md import lessons_markdown
+from .brain.store.relocate import adopt_previous_brain
 from .brain.worker import BrainWorker
 from .capture.languages import language_of
 from .capture.own_writes import OwnWrites
@@ -42,6 +43,7 @@ from .capture.tracker import CaptureTracker
 from .paths import (
     default_brain_path,
     in_git_folder,
+    previous_default_brain_path,
     project_key,
     resolve_inside,
     writable_folder,
@@ -86,11 +88,16 @@ class ComodorApp:
         self.workspace = workspace.resolve() if workspace is not None else None
         self.project_scope = f"project:{project_key(self.workspace or Path.cwd())}"
         self.brain_path = default_brain_path(self.settings.brain_path)
+        adopted = adopt_previous_brain(
+            self.brain_path, previous_default_brain_path(self.settings.brain_path)
+        )
         self.worker = worker or BrainWorker()
         self._owns_worker = worker is None
         self.engine = self._open_engine(
             session_id or f"s{uuid.uuid4().hex[:8]}", temporary_fallback
         )
+        if adopted:
+            self.engine.notices.append(adopted)
         self.own_writes = OwnWrites(self.engine.store, post=self.worker.post)
         """Files Comodor writes (sync, export): noted before each write, never agent writes."""
         self.tracker: CaptureTracker | None = None

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
+from . import SERVER_NAME, __version__
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -184,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="comodor-lsp",
         description="Comodor: a learning memory for AI coding assistants.",
     )
-    parser.add_argument("--version", action="version", version=f"comodor-lsp {__version__}")
+    parser.add_argument("--version", action="version", version=f"{SERVER_NAME} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     serve = commands.add_parser("serve", help="run the language server over stdio")
     serve.add_argument(

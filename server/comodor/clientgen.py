@@ -62,6 +62,10 @@ def literal(value: Any) -> str:
     return json.dumps(value)
 
 
+OMIT_EMPTY = frozenset({"brain.url"})
+"""Settings whose empty value means "not set": not sent, so the environment still decides."""
+
+
 def ts_name(cls: type[Any]) -> str:
     return TS_NAMES.get(cls.__name__, cls.__name__)
 
@@ -190,7 +194,10 @@ def _setting_specs() -> list[dict[str, Any]]:
             else:
                 raise TypeError(f"no setting type for {section.name}.{field.name}: {kind!r}")
             key = f"{section.name}.{protocol.camel(field.name)}"
-            specs.append({"key": key, "type": ts, "default": default})
+            spec: dict[str, Any] = {"key": key, "type": ts, "default": default}
+            if key in OMIT_EMPTY:
+                spec["omitEmpty"] = True
+            specs.append(spec)
     return specs
 
 

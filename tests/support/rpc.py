@@ -26,10 +26,14 @@ class RawServer:
     """``comodor-lsp serve`` as a subprocess with a hand-framed JSON-RPC connection."""
 
     def __init__(
-        self, workspace: Path, env: dict[str, str] | None = None, stderr: Any = subprocess.DEVNULL
+        self,
+        workspace: Path,
+        env: dict[str, str] | None = None,
+        stderr: Any = subprocess.DEVNULL,
+        command: list[str] | None = None,
     ) -> None:
         self.process = subprocess.Popen(
-            SERVER,
+            command or SERVER,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,

@@ -6,6 +6,7 @@ import type { SettingSpec } from '../settings';
 /** The settings the server reads, in its section order. */
 export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: 'brainPath', type: 'string', default: '', omitEmpty: true },
+  { key: 'brain.url', type: 'string', default: '', omitEmpty: true },
   { key: 'learning.enabled', type: 'boolean', default: true },
   { key: 'learning.topK', type: 'number', default: 6 },
   { key: 'learning.maxPlaybookTokens', type: 'number', default: 800 },

@@ -17,6 +17,9 @@ made by the others.
 
 from __future__ import annotations
 
+APPLICATION_ID = int.from_bytes(b"CmdL", "big")
+"""``PRAGMA application_id`` of every Comodor brain ("CmdL", 0x436D644C): see store/identity.py."""
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema.
     """
@@ -222,6 +225,11 @@ MIGRATIONS: tuple[str, ...] = (
         pending INTEGER PRIMARY KEY,
         real INTEGER NOT NULL
     );
+    """,
+    # 5: the file says it is a Comodor brain (store/identity.py), so another program's
+    # brain.db (PyPI's `comodor` agent keeps one) is never mistaken for ours, nor ours for it.
+    f"""
+    PRAGMA application_id = {APPLICATION_ID};
     """,
 )
 

@@ -22,7 +22,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcServerNotInitialized
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
-from .. import __version__, config
+from .. import SERVER_NAME, __version__, config
 from ..app import ComodorApp
 from ..brain.events import Event, MemoryEvent, Notice
 from ..brain.worker import BrainWorker
@@ -193,7 +193,7 @@ class ComodorServer(LanguageServer):
 
     def __init__(self) -> None:
         super().__init__(
-            "comodor",
+            SERVER_NAME,
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=ComodorProtocol,

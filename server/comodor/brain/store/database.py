@@ -40,6 +40,7 @@ from ..errors import BrainError, BrainUnavailable
 from ..identity import current_user
 from ..schema import MIGRATIONS, SCHEMA_VERSION
 from .base import StoreBase
+from .identity import Identity, classify, identify
 from .salvage import describe, salvage
 
 
@@ -116,9 +117,11 @@ class Database(StoreBase):
             raise BrainUnavailable(
                 f"cannot create the brain folder {self.path.parent}: {error}"
             ) from error
+        # Another program's database is refused here, before a connection that could write.
+        identity = identify(self.path)
         try:
             conn = self._connect()
-            self._prepare(conn)
+            self._prepare(conn, identity)
             return conn
         except BrainError:
             raise
@@ -178,8 +181,12 @@ class Database(StoreBase):
         uri = f"file:{quote(str(self.path.resolve()))}?immutable=1"
         try:
             conn = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            classify(conn, self.path)  # another program's file is refused, even read-only
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             conn.execute("SELECT count(*) FROM lessons WHERE id = -1").fetchone()
+        except BrainError:
+            conn.close()
+            raise
         except sqlite3.DatabaseError:
             raise unavailable(self.path, error) from error
         if version != SCHEMA_VERSION:
@@ -214,7 +221,13 @@ class Database(StoreBase):
                 companion.rename(target.with_name(target.name + suffix))
         return target
 
-    def _prepare(self, conn: sqlite3.Connection) -> None:
+    def _prepare(self, conn: sqlite3.Connection, identity: Identity | None = None) -> None:
+        if identity is None:  # no read-only look was possible: judge before the first write
+            try:
+                classify(conn, self.path)
+            except BrainError:
+                conn.close()
+                raise
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
         if mode is None:
             raise sqlite3.DatabaseError("file is not a database")
@@ -226,11 +239,6 @@ class Database(StoreBase):
                 f"the brain at {self.path} was written by a newer Comodor (schema "
                 f"{version}, this one knows {SCHEMA_VERSION}); upgrade Comodor to use it"
             )
-        if version == 0:
-            # A fresh file, or something that is not ours: check before writing.
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if tables:
-                conn.execute("SELECT 1 FROM meta LIMIT 1")  # raises if it isn't a brain
         for index in range(version, SCHEMA_VERSION):
             conn.execute("BEGIN IMMEDIATE")
             if conn.execute("PRAGMA user_version").fetchone()[0] > index:
