@@ -54,7 +54,7 @@ def test_a_damaged_brain_is_moved_aside_and_the_user_told(workspace: Path, tmp_p
         server.initialize(brain_options(brain))
         taught = server.command("comodor.teach", {"text": "after the damage: it still works"})
         assert "result" in taught
-        assert any("moved to" in message for message in shown_messages(server))
+        server.wait_notification("window/showMessage", lambda p: "moved to" in p["message"])
     finally:
         server.close()
     aside = [path for path in brain.parent.iterdir() if ".corrupt-" in path.name]

@@ -129,6 +129,21 @@ class RawServer:
                 self.replies.put(reply)
         return found
 
+    def wait_notification(
+        self, method: str, matches: Any = lambda params: True, timeout: float = 10.0
+    ) -> dict[str, Any]:
+        """The first notification ``method`` whose params satisfy ``matches`` (it may come late:
+        the server sends some from its worker threads, after the reply that caused them)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for note in list(self.notifications):
+                if note.get("method") == method and matches(note.get("params")):
+                    return note
+            if time.monotonic() > deadline:
+                seen = [note.get("method") for note in self.notifications]
+                raise AssertionError(f"no matching {method} within {timeout}s; saw {seen}")
+            time.sleep(0.02)
+
     def notify(self, method: str, params: Any = None) -> None:
         self.send_raw(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}))
 

@@ -72,7 +72,10 @@ async def initialize(ls: ComodorServer, params: types.InitializeParams) -> None:
 
 async def initialized(ls: ComodorServer, params: types.InitializedParams) -> None:
     del params
-    await pull_configuration(ls)
+    pulling = asyncio.ensure_future(pull_configuration(ls))
+    ls.settings_in_flight.add(pulling)
+    pulling.add_done_callback(ls.settings_in_flight.discard)
+    await pulling
     app = ls.require_app()
     ls.brain.post(app.engine.warm, "build the recall index")
     app.check_brain(on_notice=ls.tell_user)

@@ -29,6 +29,9 @@ from ..brain.worker import BrainWorker
 from ..protocol import camel
 from . import envelope, framing
 
+CONFIGURATION_PATIENCE_S = 6.0
+"""How long a command waits for a settings change to be applied (a pull times out at 5 s)."""
+
 log = logging.getLogger(__name__)
 
 
@@ -210,6 +213,9 @@ class ComodorServer(LanguageServer):
         """Whether the client declared ``experimental.comodorMemory`` (it shows its own
         announcements); otherwise learned rules are also announced with showMessage."""
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.settings_in_flight: set[asyncio.Future[Any]] = set()
+        """Configuration pulls not yet applied; commands wait for them (bounded) so a
+        request sent after a settings change is answered under the new settings."""
 
     @property
     def settings(self) -> Any:
@@ -218,6 +224,17 @@ class ComodorServer(LanguageServer):
     def report_server_error(self, error: Exception, source: Any) -> None:
         """Log problems with a client's messages; never pop them up in the user's face."""
         log.warning("%s: %s", getattr(source, "__name__", source), error)
+
+    async def settings_applied(self) -> None:
+        """Wait (at most a few seconds) until every settings change received is applied.
+
+        ``workspace/didChangeConfiguration`` is a notification: the server must ask the
+        client for the values and hand them to the brain, while the user's next request
+        is already on its way. Without this wait that request could still see the old
+        settings (a playbook after "learning off" would still recall).
+        """
+        if self.settings_in_flight:
+            await asyncio.wait(set(self.settings_in_flight), timeout=CONFIGURATION_PATIENCE_S)
 
     def require_app(self) -> ComodorApp:
         if self.app is None:

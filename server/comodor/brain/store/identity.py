@@ -80,6 +80,20 @@ def _header(path: Path) -> bytes | None:
         return None
 
 
+def _header_is_sane(header: bytes) -> bool:
+    """Whether the fields SQLite fixes for every file hold (else the header itself is damaged).
+
+    A damaged header can carry any bytes where the application id lives; read
+    as an identity they would name "another program" and a user's brain would
+    be refused instead of salvaged. The page size must be a power of two from
+    512 to 65536 (stored as 1), and the payload fractions are always 64, 32, 32.
+    """
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    power_of_two = page_size & (page_size - 1) == 0
+    return 512 <= page_size <= 65536 and power_of_two and header[21:24] == b"\x40\x20\x20"
+
+
 def _stamped_id(header: bytes) -> int:
     raw = header[_APPLICATION_ID_OFFSET : _APPLICATION_ID_OFFSET + 4]
     return int.from_bytes(raw, "big", signed=True)
@@ -122,6 +136,8 @@ def identify(path: Path) -> Identity | None:
     if header is None or len(header) == 0:
         return Identity.FRESH
     if not header.startswith(SQLITE_MAGIC):
+        return Identity.NOT_A_DATABASE
+    if len(header) == _HEADER_BYTES and not _header_is_sane(header):
         return Identity.NOT_A_DATABASE
     if len(header) == _HEADER_BYTES:
         stamped = _stamped_id(header)
