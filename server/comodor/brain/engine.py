@@ -367,4 +367,5 @@ class LearningEngine:
         started = time.monotonic()
         if self.reflector is not None:
             self.reflector.stop(max(0.0, 0.5 - (time.monotonic() - started)))
+        self.lessons.close()
         self.store.close()

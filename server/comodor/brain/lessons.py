@@ -13,7 +13,6 @@ never served.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ import attrs
 from .context import Shared
 from .events import LessonForgotten, LessonTaught
 from .index import IndexedLesson, RecallIndex
+from .index_snapshots import Snapshots
 from .models import (
     LESSON_KINDS,
     MAX_GUIDANCE_CHARS,
@@ -63,8 +63,8 @@ def _indexed(row: Sequence[Any]) -> IndexedLesson:
     trust = (confidence * 2.0 + wins) / (2.0 + wins + losses)
     return IndexedLesson(
         lesson_id,
-        sys.intern(scope),
-        tuple(sys.intern(term) for term in term_text.split()),  # shared, not 750k copies
+        scope,
+        tuple(term_text.split()),
         trust,
         max(created, last_success),
         bool(pinned),
@@ -77,14 +77,14 @@ class LessonBook:
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
         self._index = RecallIndex(shared.settings.half_life_days)
-        self._index_rev = -1
-        """The lesson log revision the index reflects; -1 until it is built."""
+        """Its ``rev`` is the lesson log revision it reflects; -1 until it is built."""
+        self._snapshots = Snapshots(shared)
         self._prefetched: OrderedDict[str, tuple[int, Recall]] = OrderedDict()
 
     # -- the index ------------------------------------------------------------ #
 
     def warm(self) -> None:
-        """Build the recall index now (hosts call this off their event loop at start)."""
+        """Make the recall index ready now (hosts call this off their event loop at start)."""
         with self.shared.lock:
             self.sync()
 
@@ -92,38 +92,65 @@ class LessonBook:
         """Catch the index up with every lesson change, whoever made it; True if any."""
         store = self.shared.store
         with self.shared.lock:
-            if self._index_rev < 0:
-                head = store.lesson_log_head()
-                self._index.rebuild(
-                    (_indexed(row) for row in store.iter_index_rows()),
-                    self.shared.settings.half_life_days,
-                )
-                self._index_rev = head
+            if self._index.rev < 0:
+                self._open_index()
                 return True
-            head, changed = store.lesson_log_since(self._index_rev)
+            head, changed = store.lesson_log_since(self._index.rev)
             if not changed:
                 return False
-            present = {row[0]: row for row in store.index_rows(changed)}
-            for lesson_id in changed:
-                row = present.get(lesson_id)
-                if row is None:
-                    self._index.remove(lesson_id)
-                else:
-                    self._index.upsert(_indexed(row))
-            self._index_rev = head
+            self._replay(head, changed)
             self.shared.invalidate()
+            self._snapshots.maybe_compact(self._index)
             return True
+
+    def _replay(self, head: int, changed: Sequence[int]) -> None:
+        present = {row[0]: row for row in self.shared.store.index_rows(changed)}
+        for lesson_id in changed:
+            row = present.get(lesson_id)
+            if row is None:
+                self._index.remove(lesson_id)
+            else:
+                self._index.upsert(_indexed(row))
+        self._index.rev = head
+
+    def _open_index(self) -> None:
+        """Map the snapshot and replay the log since it; rebuild when it cannot be trusted."""
+        store = self.shared.store
+        head = store.lesson_log_head()
+        loaded = self._snapshots.load(store)
+        if loaded is not None and not (loaded.rev <= head and store.lesson_log_covers(loaded.rev)):
+            self._snapshots.note("the lesson log no longer covers the recall snapshot; rebuilt")
+        elif loaded is not None:
+            self._index.load(loaded.snapshot, loaded.rev)
+            self._index.set_half_life(self.shared.settings.half_life_days)
+            head, changed = store.lesson_log_since(loaded.rev)
+            if changed:
+                self._replay(head, changed)
+            if len(self._index) == store.count_all_lessons():
+                self._snapshots.maybe_compact(self._index)
+                return
+            self._snapshots.note("the recall snapshot disagrees with the brain; rebuilt")
+        self._index.rebuild(
+            (_indexed(row) for row in store.iter_index_rows()),
+            self.shared.settings.half_life_days,
+        )
+        self._index.rev = head
+        self._snapshots.maybe_compact(self._index, now=True)
+
+    def close(self) -> None:
+        """Let a compaction under way finish writing its file (it never touches SQLite)."""
+        self._snapshots.wait(2.0)
 
     def changed(self) -> None:
         """After a write that touched lessons: fold it in and drop stale prefetches."""
         with self.shared.lock:
-            if self._index_rev >= 0:
+            if self._index.rev >= 0:
                 self.sync()
             self.shared.invalidate()
 
     def set_half_life(self, half_life_days: float) -> None:
         with self.shared.lock:
-            if self._index_rev >= 0:
+            if self._index.rev >= 0:
                 self._index.set_half_life(half_life_days)
             self.shared.invalidate()
 
@@ -131,7 +158,7 @@ class LessonBook:
         """Lessons in this project's scopes: from the warm index, else from SQLite."""
         shared = self.shared
         with shared.lock:
-            if self._index_rev >= 0:
+            if self._index.rev >= 0:
                 self.sync()
                 return self._index.count(shared.scopes)
         return shared.store.count_lessons(shared.scopes)

@@ -179,6 +179,10 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE episodes ADD COLUMN holdout INTEGER NOT NULL DEFAULT 0;
     """,
+    # 3: the brain's id, which its recall snapshot file must carry (brain/index_file.py).
+    """
+    INSERT OR IGNORE INTO meta (key, value) VALUES ('brain_id', lower(hex(randomblob(16))));
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -118,6 +118,15 @@ class LessonRows(Database):
     def lesson_log_head(self) -> int:
         return int(self._read("SELECT coalesce(max(rev), 0) FROM lesson_log")[0][0])
 
+    def lesson_log_covers(self, rev: int) -> bool:
+        """Whether every change after ``rev`` is still in the log (old entries are pruned)."""
+        newest, oldest = self._read("SELECT max(rev), min(rev) FROM lesson_log")[0]
+        return newest is None or int(newest) <= rev or int(oldest) <= rev + 1
+
+    def count_all_lessons(self) -> int:
+        """Every lesson of every scope (what the recall index must hold)."""
+        return int(self._read("SELECT count(*) FROM lessons")[0][0])
+
     def update_lesson_text(self, lesson_id: int, trigger: str, guidance: str, terms: str) -> None:
         with self._write() as conn:
             conn.execute(
