@@ -5,6 +5,7 @@ walk of at most 1,200 postings in pure Python). Nothing in the server imports it
 ``bench/recall_compare.py`` builds it from the same rows as the new index and sends
 both the same queries in one run.
 """
+
 from __future__ import annotations
 
 import gc

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 import sqlite3
@@ -168,7 +169,8 @@ def _engine_with_lessons(path: Path, count: int = 300) -> LearningEngine:
 
 
 def _ranking(engine: LearningEngine) -> list[list[int]]:
-    return [[lesson.id for lesson in engine.recall(f"{a} {b}")] for a, b in zip(WORDS, WORDS[1:])]
+    pairs = itertools.pairwise(WORDS)
+    return [[lesson.id for lesson in engine.recall(f"{a} {b}")] for a, b in pairs]
 
 
 def test_a_reopened_brain_maps_its_snapshot_and_replays_what_changed_since(

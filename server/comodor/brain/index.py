@@ -52,13 +52,21 @@ outranked the exact match that had decayed to 0.45, so trusted planted lessons
 were found only 69% of the time among 20,000 near misses; with these powers, 95%
 (``bench/recall_quality.py``). Untrusted lessons still never surface: the
 ``min_confidence`` floor comes before any scoring."""
+PROBE_POSTINGS = 8_192
+"""Postings of the rarest query terms scattered first, to bound the k-th best score."""
+TRUSTED_SAMPLE = 2_048
+"""The most trusted lessons whose partial scores also bound the k-th best (common queries)."""
+DENSE_TERM = 1_024
+DENSE_CACHE = 32
+"""Common terms whose membership is a cached dense bitmap (at most this many, ~N bytes each)."""
 EXPANSION_SHARE = 0.5
 """The most relevance learned associations alone can give a lesson (see :meth:`search`)."""
 
-IntArray = npt.NDArray[np.int32]
-Int64Array = npt.NDArray[np.int64]
-FloatArray = npt.NDArray[np.float64]
-HashArray = npt.NDArray[np.uint64]
+# numpy's stubs cannot follow dtypes through fancy indexing; the names say what they hold.
+IntArray = npt.NDArray[Any]
+Int64Array = npt.NDArray[Any]
+FloatArray = npt.NDArray[Any]
+HashArray = npt.NDArray[Any]
 
 PINNED_FLAG = 1
 
@@ -169,7 +177,9 @@ class Snapshot:
                 raise ValueError("an index points outside its array")
         if terms > 1 and np.any(self.vocab[1:] <= self.vocab[:-1]):
             raise ValueError("the vocabulary is not sorted")
-        if len(self.scope) and (int(self.scope.min()) < 0 or int(self.scope.max()) >= len(self.scopes)):
+        if len(self.scope) and (
+            int(self.scope.min()) < 0 or int(self.scope.max()) >= len(self.scopes)
+        ):
             raise ValueError("a scope code is unknown")
 
 
@@ -222,6 +232,11 @@ class RecallIndex:
         self._extra_forward: dict[int, IntArray] = {}
         self._df_delta: Counter[int] = Counter()
         self._pinned: dict[int, tuple[int, frozenset[int]]] = {}
+        self._dense: dict[int, npt.NDArray[np.bool_]] = {}
+        self._scope_masks: dict[tuple[tuple[int, ...], int], npt.NDArray[np.bool_]] = {}
+        self._layout = 0
+        """Bumped when a slot is added or retired (cached masks depend on it)."""
+        self._trusted: Int64Array | None = None
         self._per_scope: Counter[int] = Counter()
         self._changed_slots = 0
         codes, counts = np.unique(snap.scope, return_counts=True)
@@ -238,6 +253,12 @@ class RecallIndex:
         used = slice(0, self._slots)
         keys = self._log_trust[used] + self._anchor[used] / self._half_life_s
         self._keys[used] = np.where(self._ranked[used], keys, -np.inf)
+        self._max_key = float(self._keys[used].max()) if self._slots else -math.inf
+        """At least the highest key of any ranked lesson (an upper bound on confidence)."""
+
+    def _set_key(self, slot: int, key: float) -> None:
+        self._keys[slot] = key
+        self._max_key = max(self._max_key, key)
 
     @property
     def half_life_days(self) -> float:
@@ -258,7 +279,8 @@ class RecallIndex:
         if slot < self._base_slots:
             start, end = self._base.forward_offsets[slot], self._base.forward_offsets[slot + 1]
             return self._base.forward[start:end]
-        return self._extra_forward.get(slot, _empty_int(np.int32))
+        found: IntArray = self._extra_forward.get(slot, _empty_int(np.int32))
+        return found
 
     # -- terms ----------------------------------------------------------------- #
 
@@ -280,13 +302,13 @@ class RecallIndex:
     def _intern(self, hashes: Sequence[int]) -> list[int]:
         """Term indexes, adding unknown terms to the delta vocabulary."""
         indexes = self._lookup(hashes)
-        for position, index in enumerate(indexes):
-            if index < 0:
+        for position, known in enumerate(indexes):
+            if known < 0:
                 hashed = hashes[position]
-                index = self._base_terms + len(self._extra_hashes)
+                added = self._base_terms + len(self._extra_hashes)
                 self._extra_hashes.append(hashed)
-                self._extra_vocab[hashed] = index
-                indexes[position] = index
+                self._extra_vocab[hashed] = added
+                indexes[position] = added
         return indexes
 
     def df(self, term_index: int) -> int:
@@ -329,7 +351,7 @@ class RecallIndex:
                 # Credit, decay anchor, confidence: one key moves, nothing else.
                 self._log_trust[slot] = log_trust
                 self._anchor[slot] = lesson.anchor
-                self._keys[slot] = log_trust + lesson.anchor / self._half_life_s
+                self._set_key(slot, log_trust + lesson.anchor / self._half_life_s)
                 return
         self.remove(lesson.id)
         self.mutations += 1
@@ -344,12 +366,13 @@ class RecallIndex:
         slot = self._slots
         self._slots += 1
         self._changed_slots += 1
+        self._layout += 1
         self._ids[slot] = lesson.id
         self._log_trust[slot] = log_trust
         self._anchor[slot] = lesson.anchor
         self._scope[slot] = code
         self._ranked[slot] = True
-        self._keys[slot] = log_trust + lesson.anchor / self._half_life_s
+        self._set_key(slot, log_trust + lesson.anchor / self._half_life_s)
         self._slot_of[lesson.id] = slot
         self._ranked_count += 1
         forward = np.array(sorted(indexes), dtype=np.int32)
@@ -371,6 +394,7 @@ class RecallIndex:
             return
         self._per_scope[int(self._scope[slot])] -= 1
         self._changed_slots += 1
+        self._layout += 1
         self._ranked[slot] = False
         self._keys[slot] = -np.inf
         self._ranked_count -= 1
@@ -461,17 +485,198 @@ class RecallIndex:
                 weights[index] = self._idf(frequency)
         return weights
 
+    def _postings(self, index: int) -> list[IntArray]:
+        """The term's posting lists (base, then delta), each sorted by slot."""
+        lists: list[IntArray] = []
+        if index < self._base_terms:
+            base = self._base
+            lists.append(base.postings[base.offsets[index] : base.offsets[index + 1]])
+        extra = self._extra_postings.get(index)
+        if extra:
+            array = self._extra_arrays.get(index)
+            if array is None:
+                array = self._extra_arrays[index] = np.array(extra, dtype=np.int32)
+            lists.append(array)
+        return lists
+
+    def _holds(self, index: int, slots: Int64Array) -> npt.NDArray[np.bool_]:
+        """Whether each of ``slots`` (sorted) holds the term.
+
+        Common terms' base lists are turned into a dense bitmap once (cached): a
+        gather is far cheaper than a binary search of thousands of slots in them.
+        """
+        found = np.zeros(len(slots), bool)
+        if index < self._base_terms:
+            base = self._base
+            start, end = int(base.offsets[index]), int(base.offsets[index + 1])
+            if end - start >= max(DENSE_TERM, self._base_slots // 32):
+                dense = self._dense.get(index)
+                if dense is None:
+                    if len(self._dense) >= DENSE_CACHE:
+                        self._dense.pop(next(iter(self._dense)))
+                    dense = np.zeros(self._base_slots + 1, bool)
+                    dense[base.postings[start:end]] = True
+                    self._dense[index] = dense
+                found |= dense[np.minimum(slots, self._base_slots)]
+            elif end > start:
+                postings = base.postings[start:end]
+                at = np.searchsorted(postings, slots)
+                at[at == len(postings)] = 0
+                found |= postings[at] == slots
+        extra = self._postings(index)[1:] if index < self._base_terms else self._postings(index)
+        for postings in extra:
+            at = np.searchsorted(postings, slots)
+            at[at == len(postings)] = 0
+            found |= postings[at] == slots
+        return found
+
     def _accumulate(self, weights: dict[int, float], into: FloatArray) -> None:
-        base = self._base
         for index, weight in weights.items():
-            if index < self._base_terms:
-                into[base.postings[base.offsets[index] : base.offsets[index + 1]]] += weight
-            extra = self._extra_postings.get(index)
-            if extra:
-                array = self._extra_arrays.get(index)
-                if array is None:
-                    array = self._extra_arrays[index] = np.array(extra, dtype=np.int32)
-                into[array] += weight
+            for postings in self._postings(index):
+                np.add.at(into, postings, weight)
+
+    def _eligible(
+        self, slots: Int64Array, allowed: list[int], floor: float, now_term: float
+    ) -> Any:
+        """Slots recall may return (ranked, in scope, confident), and their log2 confidence."""
+        slots = slots[self._ranked[slots]]
+        if len(allowed) < len(self._scopes):
+            in_scope = np.zeros(len(self._scopes), bool)
+            in_scope[allowed] = True
+            slots = slots[in_scope[self._scope[slots]]]
+        log_conf = self._keys[slots] - now_term
+        keep = log_conf >= floor
+        return slots[keep], log_conf[keep]
+
+    def _in_scope(self, allowed: list[int]) -> npt.NDArray[np.bool_]:
+        """Dense: ranked slots in these scopes (cached until a slot is added or retired)."""
+        key = (tuple(allowed), self._layout)
+        mask = self._scope_masks.get(key)
+        if mask is None:
+            in_scope = np.zeros(max(1, len(self._scopes)), bool)
+            in_scope[allowed] = True
+            mask = self._ranked[: self._slots] & in_scope[self._scope[: self._slots]]
+            if len(self._scope_masks) >= 8:
+                self._scope_masks.clear()
+            self._scope_masks[key] = mask
+        return mask
+
+    def _most_trusted(self) -> Int64Array:
+        """About :data:`TRUSTED_SAMPLE` slots of the highest keys (as of the last load)."""
+        if self._trusted is None or (len(self._trusted) == 0 and self._slots):
+            keys = self._keys[: self._slots]
+            count = min(TRUSTED_SAMPLE, self._slots)
+            if count < self._slots:
+                self._trusted = np.sort(np.argpartition(-keys, count - 1)[:count])
+            else:
+                self._trusted = np.arange(self._slots)
+        return self._trusted
+
+    def _kth_bound(
+        self,
+        slots: Int64Array,
+        scores: FloatArray,
+        ok: npt.NDArray[np.bool_],
+        total: float,
+        now_term: float,
+        limit: int,
+    ) -> float:
+        """The k-th best partial score among ``slots``: a lower bound on the final k-th."""
+        slots = slots[ok[slots]]
+        partial = scores[slots] / total
+        keep = partial >= MIN_RELEVANCE
+        if int(keep.sum()) < limit:
+            return 0.0
+        slots, partial = slots[keep], partial[keep]
+        squared = partial * partial
+        values = squared * squared * np.exp2((self._keys[slots] - now_term) * CONFIDENCE_POWER)
+        return float(np.partition(values, len(values) - limit)[len(values) - limit])
+
+    def _floors(
+        self, kth: float, threshold: float, key_floor: float, total: float, now_term: float
+    ) -> tuple[float, float]:
+        """The least weight and the least key a lesson needs to beat a k-th score of ``kth``."""
+        if kth <= 0:
+            return threshold, key_floor
+        best = 2.0 ** ((self._max_key - now_term) * CONFIDENCE_POWER)
+        needed = (kth / best) ** (1.0 / RELEVANCE_POWER) * total * (1.0 - 1e-9)
+        least_key = math.log2(kth) / CONFIDENCE_POWER + now_term - 1e-9
+        return max(threshold, needed), max(key_floor, least_key)
+
+    def _exact(
+        self,
+        weights: dict[int, float],
+        allowed: list[int],
+        floor: float,
+        now_term: float,
+        limit: int,
+    ) -> tuple[Int64Array, FloatArray, FloatArray]:
+        """Every lesson that can be in the top ``limit``, with its exact relevance.
+
+        Scattering every posting is exact but costs ~4 ns a posting, and a query of
+        common words has tens of thousands; so, still exactly ("max-score", as search
+        engines do it):
+
+        1. Scatter the rarest terms' short lists. Among the lessons they lift over
+           the floor, and among the most trusted lessons, the k-th best *partial*
+           score is a lower bound on the final k-th best (relevance only grows).
+        2. That bound implies a least relevance (at the best confidence any lesson
+           has) and a least confidence (at full relevance). The commonest terms whose
+           weights together stay under the least relevance cannot qualify a lesson
+           on their own: their long lists are not scattered, only looked up for the
+           candidates that remain, heaviest first, pruning as the bound tightens.
+        """
+        items = sorted(weights.items(), key=lambda item: item[1])  # commonest first
+        total = sum(weights.values())
+        sizes = [sum(len(p) for p in self._postings(index)) for index, _ in items]
+        scores = np.zeros(self._slots, np.float64)
+        first = len(items) - 1  # items[first:] are scattered in the probe
+        probed = sizes[first]
+        while first > 0 and probed + sizes[first - 1] <= PROBE_POSTINGS:
+            first -= 1
+            probed += sizes[first]
+        self._accumulate(dict(items[first:]), scores)
+        keys = self._keys[: self._slots]
+        ok = self._in_scope(allowed) & (keys >= floor + now_term)
+        floor_score = MIN_RELEVANCE * total * (1.0 - 1e-12)
+        kth = self._kth_bound(self._most_trusted(), scores, ok, total, now_term, limit)
+        if probed <= PROBE_POSTINGS:
+            probe = np.flatnonzero(scores >= floor_score)
+            kth = max(kth, self._kth_bound(probe, scores, ok, total, now_term, limit))
+        threshold, key_floor = self._floors(kth, floor_score, floor + now_term, total, now_term)
+        # The commonest terms that together cannot reach the threshold: looked up only.
+        lookup_weight = 0.0
+        essential = 0
+        while essential < first and lookup_weight + items[essential][1] < threshold:
+            lookup_weight += items[essential][1]
+            essential += 1
+        if essential < first:
+            self._accumulate(dict(items[essential:first]), scores)
+            # The most trusted lessons now have (nearly) their whole relevance: a
+            # much better bound for a query of common words only.
+            kth = max(
+                kth, self._kth_bound(self._most_trusted(), scores, ok, total, now_term, limit)
+            )
+            threshold, key_floor = self._floors(kth, threshold, key_floor, total, now_term)
+        mask = scores >= (threshold - lookup_weight) * (1.0 - 1e-12)
+        mask &= ok
+        mask &= keys >= key_floor
+        candidates = np.flatnonzero(mask)
+        log_conf = keys[candidates] - now_term
+        exact = scores[candidates]
+        # Heaviest looked-up term first; after each, drop the candidates that cannot
+        # reach the threshold even with every term still to look up.
+        remaining = lookup_weight
+        for index, weight in reversed(items[:essential]):
+            remaining -= weight
+            if len(candidates):
+                exact += weight * self._holds(index, candidates)
+            alive = exact >= (threshold - remaining) * (1.0 - 1e-12)
+            if not alive.all():
+                candidates, log_conf, exact = candidates[alive], log_conf[alive], exact[alive]
+        relevance = exact / total
+        keep = relevance >= MIN_RELEVANCE
+        return candidates[keep], relevance[keep], log_conf[keep]
 
     def search(
         self,
@@ -496,37 +701,47 @@ class RecallIndex:
         weights = self._weights(query_terms)
         if not weights:
             return []
-        total = sum(weights.values())
-        scores = np.zeros(self._slots, np.float64)
-        self._accumulate(weights, scores)
         allowed = [self._scope_code[s] for s in scopes if s in self._scope_code]
         floor = math.log2(min_confidence) if min_confidence > 0 else -math.inf
         now_term = now / self._half_life_s
-        hits = self._rank(scores, total, allowed, floor, now_term, limit, expanded=False)
+        slots, relevance, log_conf = self._exact(weights, allowed, floor, now_term, limit)
+        hits = self._top(slots, relevance, log_conf, limit, expanded=False)
         if expansion and len(hits) < limit:
-            extra = self._expansion_weights(expansion, weights)
-            if extra:
-                strongest = max(extra.values())
-                boost = np.zeros(self._slots, np.float64)
-                self._accumulate(extra, boost)
-                # Real relevance under the floor, plus what the associations add.
-                found = {hit.id for hit in hits}
-                combined = np.minimum(boost / strongest, 1.0) * (EXPANSION_SHARE * total)
-                combined += np.where(scores >= MIN_RELEVANCE * total, -np.inf, scores)
-                for hit in self._rank(
-                    combined, total, allowed, floor, now_term, limit, expanded=True
-                ):
-                    if hit.id not in found and len(hits) < limit:
-                        hits.append(hit)
+            hits.extend(
+                self._expanded(weights, expansion, allowed, floor, now_term, limit - len(hits))
+            )
         return hits
+
+    def _expanded(
+        self,
+        weights: dict[int, float],
+        expansion: Sequence[tuple[str, float]],
+        allowed: list[int],
+        floor: float,
+        now_term: float,
+        limit: int,
+    ) -> list[Hit]:
+        """Lessons under the floor on the query's own terms that associations lift over it."""
+        extra = self._expansion_weights(expansion, weights)
+        if not extra:
+            return []
+        total = sum(weights.values())
+        real = np.zeros(self._slots, np.float64)
+        self._accumulate(weights, real)
+        boost = np.zeros(self._slots, np.float64)
+        self._accumulate(extra, boost)
+        combined = np.minimum(boost / max(extra.values()), 1.0) * (EXPANSION_SHARE * total)
+        combined += np.where(real >= MIN_RELEVANCE * total * (1.0 - 1e-12), -np.inf, real)
+        candidates = np.flatnonzero(combined >= MIN_RELEVANCE * total)
+        slots, log_conf = self._eligible(candidates, allowed, floor, now_term)
+        return self._top(slots, combined[slots] / total, log_conf, limit, expanded=True)
 
     def _expansion_weights(
         self, expansion: Sequence[tuple[str, float]], real: dict[int, float]
     ) -> dict[int, float]:
         weights: dict[int, float] = {}
-        for (term, strength), index in zip(
-            expansion, self._lookup([_HASHES(term) for term, _ in expansion]), strict=True
-        ):
+        hashes = [_HASHES(term) for term, _ in expansion]
+        for (_, strength), index in zip(expansion, self._lookup(hashes), strict=True):
             if index < 0 or index in real:
                 continue
             frequency = self.df(index)
@@ -534,51 +749,39 @@ class RecallIndex:
                 weights[index] = max(weights.get(index, 0.0), self._idf(frequency) * strength)
         return weights
 
-    def _rank(
+    def _top(
         self,
-        scores: FloatArray,
-        total: float,
-        allowed: list[int],
-        floor: float,
-        now_term: float,
+        slots: Int64Array,
+        relevance: FloatArray,
+        log_conf: FloatArray,
         limit: int,
         *,
         expanded: bool,
     ) -> list[Hit]:
-        candidates = np.flatnonzero(scores >= MIN_RELEVANCE * total * (1.0 - 1e-12))
-        if not len(candidates):
+        if not len(slots):
             return []
-        candidates = candidates[self._ranked[candidates]]
-        if len(allowed) < len(self._scopes):
-            candidates = candidates[np.isin(self._scope[candidates], allowed)]
-        log_conf = self._keys[candidates] - now_term
-        keep = log_conf >= floor
-        relevance = scores[candidates] / total
-        keep &= relevance >= MIN_RELEVANCE
-        candidates, log_conf, relevance = candidates[keep], log_conf[keep], relevance[keep]
-        if not len(candidates):
-            return []
-        confidence = np.exp2(log_conf)
-        score = relevance**RELEVANCE_POWER * confidence**CONFIDENCE_POWER
-        if len(candidates) > limit:
+        squared = relevance * relevance
+        score = squared * squared * np.exp2(log_conf * CONFIDENCE_POWER)  # RELEVANCE_POWER 4
+        if len(slots) > limit:
             top = np.argpartition(-score, limit - 1)[:limit]
         else:
-            top = np.arange(len(candidates))
-        ids = self._ids[candidates[top]]
-        order = np.lexsort((-ids, -score[top]))  # best first; ties: the newer lesson
-        chosen = top[order]
+            top = np.arange(len(slots))
+        ids = self._ids[slots[top]]
+        chosen = top[np.lexsort((-ids, -score[top]))]  # best first; ties: the newer lesson
         return [
             Hit(int(lesson_id), float(s), float(r), float(c), expanded=expanded)
             for lesson_id, s, r, c in zip(
-                self._ids[candidates[chosen]].tolist(),
+                self._ids[slots[chosen]].tolist(),
                 score[chosen].tolist(),
                 relevance[chosen].tolist(),
-                confidence[chosen].tolist(),
+                np.exp2(log_conf[chosen]).tolist(),
                 strict=True,
             )
         ]
 
-    def similar(self, query_terms: Sequence[str], scopes: Sequence[str], threshold: float) -> list[int]:
+    def similar(
+        self, query_terms: Sequence[str], scopes: Sequence[str], threshold: float
+    ) -> list[int]:
         """Ranked lessons whose term set overlaps ``query_terms`` by Dice ≥ ``threshold``.
 
         Exact for the overlap (every lesson sharing a term is counted), so the merge
@@ -608,8 +811,8 @@ class RecallIndex:
         wanted = set(indexes)
         for lesson_id, (code, term_indexes) in self._pinned.items():
             if code in allowed and term_indexes:
-                dice = 2.0 * len(wanted & term_indexes) / (len(term_indexes) + size)
-                if dice >= threshold:
+                overlap = 2.0 * len(wanted & term_indexes) / (len(term_indexes) + size)
+                if overlap >= threshold:
                     found.append(lesson_id)
         return found
 
@@ -669,7 +872,9 @@ class _Compaction:
         ranked_count = len(live)
         # Postings: (term, slot) pairs of the ranked slots, grouped by term.
         ranked_terms = forward[: int(forward_offsets[ranked_count])]
-        ranked_slots = np.repeat(np.arange(ranked_count, dtype=np.int32), lengths_all[:ranked_count])
+        ranked_slots = np.repeat(
+            np.arange(ranked_count, dtype=np.int32), lengths_all[:ranked_count]
+        )
         by_term = np.argsort(ranked_terms, kind="stable")
         postings = ranked_slots[by_term].astype(np.int32)
         counts = np.bincount(ranked_terms, minlength=len(vocab))
@@ -728,8 +933,8 @@ def build_snapshot(lessons: Iterable[IndexedLesson]) -> Snapshot:
     for lesson in pinned:
         _append(lesson, scopes, ids, log_trust, anchors, scope_codes, flags, lengths, hashes)
     all_hashes = np.array(hashes, dtype=np.uint64)
-    vocab, forward = np.unique(all_hashes, return_inverse=True)
-    forward = forward.astype(np.int32).reshape(-1)
+    vocab, inverse = np.unique(all_hashes, return_inverse=True)
+    forward: IntArray = inverse.astype(np.int32).reshape(-1)
     lengths_array = np.array(lengths, dtype=np.int64)
     forward_offsets = np.concatenate([[0], np.cumsum(lengths_array)]).astype(np.int64)
     ranked_terms = forward[: int(forward_offsets[ranked_count])]

@@ -37,7 +37,7 @@ MAGIC = b"COMODOR-RECALL\x00\x01"
 FORMAT = 1
 """Bump when the layout or the meaning of any array changes: old files are then rebuilt."""
 _ALIGN = 64
-DTYPES = {
+DTYPES: dict[str, np.dtype[Any]] = {
     "ids": np.dtype(np.int64),
     "log_trust": np.dtype(np.float64),
     "anchor": np.dtype(np.float64),
