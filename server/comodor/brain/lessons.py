@@ -34,7 +34,7 @@ from .models import (
     Skill,
 )
 from .redact import redact
-from .text import same_meaning, terms, words
+from .text import same_meaning, terms
 
 MERGE_THRESHOLD = 0.55
 MERGE_BOOST = 0.08
@@ -53,9 +53,12 @@ class Recall:
 
 
 def fts_query(text: str) -> str:
-    """An FTS5 OR-query of the content words of ``text`` (quoted, so nothing is syntax)."""
-    chosen = [w for w in dict.fromkeys(words(text)) if len(w) > 2 and w.isalnum()][:24]
-    return " OR ".join(f'"{word}"' for word in chosen)
+    """An FTS5 OR-query of the terms of ``text`` (quoted, so nothing is syntax).
+
+    The full-text index holds the same terms (``lessons.terms``), so a query in
+    any script matches what recall would match.
+    """
+    return " OR ".join(f'"{term}"' for term in terms(text)[:24])
 
 
 def _indexed(row: Sequence[Any]) -> IndexedLesson:

@@ -38,6 +38,7 @@ from urllib.parse import quote
 
 from ..errors import BrainError, BrainUnavailable
 from ..schema import MIGRATIONS, SCHEMA_VERSION
+from ..text import terms
 
 
 def _reason(error: BaseException, path: Path | None = None) -> str:
@@ -61,6 +62,11 @@ def unavailable(path: Path, error: BaseException) -> BrainUnavailable:
     )
     failure.reason = reason
     return failure
+
+
+def _index_terms(text: object) -> str:
+    """``comodor_terms(text)`` for migrations: a lesson's terms, as ``lessons.terms`` holds them."""
+    return " ".join(terms(str(text or "")))
 
 
 def split_sql(script: str) -> list[str]:
@@ -179,6 +185,7 @@ class Database:
         return target
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
+        conn.create_function("comodor_terms", 1, _index_terms, deterministic=True)
         mode = conn.execute("PRAGMA journal_mode = WAL").fetchone()
         if mode is None:
             raise sqlite3.DatabaseError("file is not a database")
