@@ -36,7 +36,7 @@ from typing import Any
 
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.index import IndexedLesson, RecallIndex
-from comodor_lsp.brain.lessons import _indexed
+from comodor_lsp.brain.indexed import indexed as _indexed
 from comodor_lsp.brain.store import BrainStore
 from comodor_lsp.brain.text import terms
 from comodor_lsp.settings import LearningSettings
@@ -125,7 +125,7 @@ def measure_latency(folder: Path, size: int, count: int) -> dict[str, Any]:
     engine = LearningEngine.open(path, SCOPE)
     engine.warm()
     full = latencies(lambda q: [lesson.id for lesson in engine.recall(q)], queries)  # type: ignore[arg-type, misc]
-    engine.lessons._snapshots.wait(30)
+    engine.lessons.index.snapshots.wait(30)
     engine.close()
     return {
         "old": summary(old_samples),
@@ -173,8 +173,8 @@ def measure_ready(folder: Path, size: int, delta: int) -> dict[str, float]:
     start = time.perf_counter()
     engine.warm()
     rebuild_ms = (time.perf_counter() - start) * 1000.0
-    assert engine.lessons._snapshots.wait(60)
-    compaction_ms = engine.lessons._snapshots.last_compaction_ms
+    assert engine.lessons.index.snapshots.wait(60)
+    compaction_ms = engine.lessons.index.snapshots.last_compaction_ms
     ids = [lesson.id for lesson in engine.store.lessons([SCOPE], limit=delta)]
     engine.store.credit(ids, won=True)  # a delta the next open must replay
     engine.close()
@@ -184,8 +184,8 @@ def measure_ready(folder: Path, size: int, delta: int) -> dict[str, float]:
         engine = LearningEngine.open(path, SCOPE)
         engine.warm()
         samples.append((time.perf_counter() - start) * 1000.0)
-        assert engine.lessons._snapshots.reason == "", engine.lessons._snapshots.reason
-        engine.lessons._snapshots.wait(60)
+        assert engine.lessons.index.snapshots.reason == "", engine.lessons.index.snapshots.reason
+        engine.lessons.index.snapshots.wait(60)
         engine.close()
     old_samples = []
     for _ in range(3):

@@ -179,7 +179,7 @@ def test_a_reopened_brain_maps_its_snapshot_and_replays_what_changed_since(
     path = tmp_path / "brain.db"
     engine = _engine_with_lessons(path)
     engine.warm()
-    assert engine.lessons._snapshots.wait(10)
+    assert engine.lessons.index.snapshots.wait(10)
     assert index_file.snapshot_path(path).exists()
     later = engine.teach("w1 w2: a lesson taught after the snapshot", pinned=False)
     expected = _ranking(engine)
@@ -187,7 +187,7 @@ def test_a_reopened_brain_maps_its_snapshot_and_replays_what_changed_since(
 
     again = LearningEngine.open(path, "project:p")
     again.warm()
-    assert again.lessons._snapshots.reason == ""  # the file was used, not rebuilt
+    assert again.lessons.index.snapshots.reason == ""  # the file was used, not rebuilt
     assert _ranking(again) == expected
     assert later.id in [lesson.id for lesson in again.recall("w1 w2 taught")]
     again.close()
@@ -203,7 +203,7 @@ def test_a_damaged_or_foreign_snapshot_is_rebuilt_never_trusted(
     path = tmp_path / "brain.db"
     engine = _engine_with_lessons(path)
     engine.warm()
-    assert engine.lessons._snapshots.wait(10)
+    assert engine.lessons.index.snapshots.wait(10)
     expected = _ranking(engine)
     engine.close()
     snapshot = index_file.snapshot_path(path)
@@ -220,15 +220,15 @@ def test_a_damaged_or_foreign_snapshot_is_rebuilt_never_trusted(
     if damage == "other brain":
         other = _engine_with_lessons(tmp_path / "other.db", count=20)
         other.warm()
-        assert other.lessons._snapshots.wait(10)
+        assert other.lessons.index.snapshots.wait(10)
         other.close()
         snapshot.write_bytes(index_file.snapshot_path(tmp_path / "other.db").read_bytes())
 
     again = LearningEngine.open(path, "project:p")
     again.warm()
-    assert again.lessons._snapshots.reason != ""
+    assert again.lessons.index.snapshots.reason != ""
     assert _ranking(again) == expected
-    assert again.lessons._snapshots.wait(10)
+    assert again.lessons.index.snapshots.wait(10)
     again.close()
     loaded, reason = index_file.read(snapshot, brain=_brain_id(path), schema=_schema())
     assert loaded is not None, reason  # rewritten whole
@@ -252,14 +252,14 @@ def test_a_snapshot_whose_revision_the_log_no_longer_covers_is_rebuilt(tmp_path:
     path = tmp_path / "brain.db"
     engine = _engine_with_lessons(path)
     engine.warm()
-    assert engine.lessons._snapshots.wait(10)
+    assert engine.lessons.index.snapshots.wait(10)
     engine.close()
     with sqlite3.connect(path) as conn:  # a brain restored from an older copy
         conn.execute("DELETE FROM lessons WHERE id % 2 = 0")
         conn.execute("DELETE FROM lesson_log")
     again = LearningEngine.open(path, "project:p")
     again.warm()
-    assert again.lessons._snapshots.reason != ""
+    assert again.lessons.index.snapshots.reason != ""
     assert again.lessons.count() == 150
     again.close()
 
@@ -269,7 +269,7 @@ def test_the_snapshot_holds_no_lesson_text(tmp_path: Path) -> None:
     engine = LearningEngine.open(path, "project:p")
     engine.teach("deploying: run helm upgrade --atomic on the staging cluster", pinned=False)
     engine.warm()
-    assert engine.lessons._snapshots.wait(10)
+    assert engine.lessons.index.snapshots.wait(10)
     engine.close()
     data = index_file.snapshot_path(path).read_bytes()
     for word in (b"helm", b"atomic", b"staging", b"deploy"):

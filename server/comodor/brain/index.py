@@ -35,11 +35,15 @@ import hashlib
 import math
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
 import attrs
 import numpy as np
 import numpy.typing as npt
+
+from .indexed import Hit, IndexedLesson
+
+__all__ = ["Hit", "IndexedLesson", "RecallIndex", "Snapshot", "build_snapshot", "term_hash"]
 
 MIN_RELEVANCE = 0.2
 """A lesson must cover at least this share of the query's weight to be recalled."""
@@ -69,31 +73,6 @@ FloatArray = npt.NDArray[Any]
 HashArray = npt.NDArray[Any]
 
 PINNED_FLAG = 1
-
-
-class IndexedLesson(NamedTuple):
-    """What the index needs to know about a lesson."""
-
-    id: int
-    scope: str
-    terms: tuple[str, ...]
-    trust: float
-    anchor: float
-    """Epoch seconds from which decay runs (the last success, or creation)."""
-    pinned: bool = False
-
-
-@attrs.frozen
-class Hit:
-    """One recalled lesson with its score parts."""
-
-    id: int
-    score: float
-    relevance: float
-    confidence: float
-    pinned: bool = False
-    expanded: bool = False
-    """Found through learned associations only (ranked after every real match)."""
 
 
 def term_hash(term: str) -> int:

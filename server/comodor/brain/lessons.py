@@ -16,14 +16,11 @@ from __future__ import annotations
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
 
 import attrs
 
 from .context import Shared
 from .events import LessonForgotten, LessonTaught
-from .index import IndexedLesson, RecallIndex
-from .index_snapshots import Snapshots
 from .models import (
     LESSON_KINDS,
     MAX_GUIDANCE_CHARS,
@@ -33,6 +30,7 @@ from .models import (
     ProposedLesson,
     Skill,
 )
+from .recall_keeper import IndexKeeper
 from .redact import redact
 from .text import same_meaning, terms
 
@@ -61,27 +59,12 @@ def fts_query(text: str) -> str:
     return " OR ".join(f'"{term}"' for term in terms(text)[:24])
 
 
-def _indexed(row: Sequence[Any]) -> IndexedLesson:
-    lesson_id, scope, term_text, confidence, wins, losses, created, last_success, pinned = row
-    trust = (confidence * 2.0 + wins) / (2.0 + wins + losses)
-    return IndexedLesson(
-        lesson_id,
-        scope,
-        tuple(term_text.split()),
-        trust,
-        max(created, last_success),
-        bool(pinned),
-    )
-
-
 class LessonBook:
     """The lessons of one project (and the global scope): recall, teaching, merging."""
 
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
-        self._index = RecallIndex(shared.settings.half_life_days)
-        """Its ``rev`` is the lesson log revision it reflects; -1 until it is built."""
-        self._snapshots = Snapshots(shared)
+        self.index = IndexKeeper(shared)
         self._prefetched: OrderedDict[str, tuple[int, Recall]] = OrderedDict()
 
     # -- the index ------------------------------------------------------------ #
@@ -93,77 +76,33 @@ class LessonBook:
 
     def sync(self) -> bool:
         """Catch the index up with every lesson change, whoever made it; True if any."""
-        store = self.shared.store
         with self.shared.lock:
-            if self._index.rev < 0:
-                self._open_index()
+            if self.index.sync():
+                self.shared.invalidate()
                 return True
-            head, changed = store.lesson_log_since(self._index.rev)
-            if not changed:
-                return False
-            self._replay(head, changed)
-            self.shared.invalidate()
-            self._snapshots.maybe_compact(self._index)
-            return True
-
-    def _replay(self, head: int, changed: Sequence[int]) -> None:
-        present = {row[0]: row for row in self.shared.store.index_rows(changed)}
-        for lesson_id in changed:
-            row = present.get(lesson_id)
-            if row is None:
-                self._index.remove(lesson_id)
-            else:
-                self._index.upsert(_indexed(row))
-        self._index.rev = head
-
-    def _open_index(self) -> None:
-        """Map the snapshot and replay the log since it; rebuild when it cannot be trusted."""
-        store = self.shared.store
-        head = store.lesson_log_head()
-        loaded = self._snapshots.load(store)
-        if loaded is not None and not (loaded.rev <= head and store.lesson_log_covers(loaded.rev)):
-            self._snapshots.note("the lesson log no longer covers the recall snapshot; rebuilt")
-        elif loaded is not None:
-            self._index.load(loaded.snapshot, loaded.rev)
-            self._index.set_half_life(self.shared.settings.half_life_days)
-            head, changed = store.lesson_log_since(loaded.rev)
-            if changed:
-                self._replay(head, changed)
-            if len(self._index) == store.count_all_lessons():
-                self._snapshots.maybe_compact(self._index)
-                return
-            self._snapshots.note("the recall snapshot disagrees with the brain; rebuilt")
-        self._index.rebuild(
-            (_indexed(row) for row in store.iter_index_rows()),
-            self.shared.settings.half_life_days,
-        )
-        self._index.rev = head
-        self._snapshots.maybe_compact(self._index, now=True)
+            return False
 
     def close(self) -> None:
-        """Let a compaction under way finish writing its file (it never touches SQLite)."""
-        self._snapshots.wait(2.0)
+        self.index.close()
 
     def changed(self) -> None:
         """After a write that touched lessons: fold it in and drop stale prefetches."""
         with self.shared.lock:
-            if self._index.rev >= 0:
-                self.sync()
+            if self.index.built:
+                self.index.sync()
             self.shared.invalidate()
 
     def set_half_life(self, half_life_days: float) -> None:
         with self.shared.lock:
-            if self._index.rev >= 0:
-                self._index.set_half_life(half_life_days)
+            self.index.set_half_life(half_life_days)
             self.shared.invalidate()
 
     def count(self) -> int:
         """Lessons in this project's scopes: from the warm index, else from SQLite."""
         shared = self.shared
         with shared.lock:
-            if self._index.rev >= 0:
-                self.sync()
-                return self._index.count(shared.scopes)
+            if self.index.built:
+                return self.index.current().count(shared.scopes)
         return shared.store.count_lessons(shared.scopes)
 
     # -- recall ---------------------------------------------------------------- #
@@ -176,9 +115,11 @@ class LessonBook:
             return Recall(query, (), ())
         query_terms = terms(query)
         with shared.lock:
-            self.sync()
-            pinned = self._index.pinned(shared.scopes, query_terms, max(1, settings.top_k // 2))
-            ranked = self._index.search(
+            if self.index.sync():
+                shared.invalidate()
+            index = self.index.current()
+            pinned = index.pinned(shared.scopes, query_terms, max(1, settings.top_k // 2))
+            ranked = index.search(
                 query_terms,
                 shared.scopes,
                 limit=settings.top_k - len(pinned),
