@@ -152,6 +152,21 @@ export interface StatsResult {
   prefetchReady?: number;
 }
 
+/** One restatement folded into another lesson by `comodor.consolidate`. */
+export interface MergeObject {
+  /** The lesson that stays, with its wording and the summed evidence. */
+  kept: number;
+  /** The restatement that was folded into it (gone now). */
+  merged: number;
+}
+
+export interface ConsolidateResult {
+  removed: number;
+  /** Added by the server: restatements folded into another lesson (see `merges`). */
+  merged?: number;
+  merges?: MergeObject[];
+}
+
 export type MemoryAction =
   | 'rule'
   | 'learned'

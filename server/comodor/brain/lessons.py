@@ -21,6 +21,7 @@ import attrs
 
 from .context import Shared
 from .events import LessonForgotten, LessonTaught
+from .merging import Consolidation, find_merges
 from .models import (
     LESSON_KINDS,
     MAX_GUIDANCE_CHARS,
@@ -32,7 +33,7 @@ from .models import (
 )
 from .recall_keeper import IndexKeeper
 from .redact import redact
-from .text import same_meaning, terms
+from .text import is_vague, same_meaning, terms
 
 MERGE_THRESHOLD = 0.55
 MERGE_BOOST = 0.08
@@ -251,8 +252,8 @@ class LessonBook:
                 continue
             trigger = redact(proposal.trigger.strip() or "generally")[:MAX_TRIGGER_CHARS]
             guidance = redact(proposal.guidance.strip())[:MAX_GUIDANCE_CHARS]
-            if not guidance:
-                continue
+            if not guidance or is_vague(guidance):
+                continue  # nothing specific to act on ("be good", "write clean code")
             text = f"{trigger}: {guidance}"
             existing = self.find_similar(text)
             if existing is not None:
@@ -288,19 +289,27 @@ class LessonBook:
 
     # -- upkeep -------------------------------------------------------------------- #
 
-    def consolidate(self) -> int:
-        """Forget lessons whose trust has decayed below the minimum (never pinned ones)."""
+    def consolidate(self) -> Consolidation:
+        """Forget decayed lessons, then merge restatements into one with all their evidence.
+
+        Decayed: trust below ``learning.minConfidence`` (never a pinned lesson).
+        Restatements: see :mod:`comodor.brain.merging`.
+        """
         shared = self.shared
         settings = shared.settings
         now = time.time()
-        doomed = [
+        lessons = shared.store.lessons(shared.scopes)
+        doomed = {
             lesson.id
-            for lesson in shared.store.lessons(shared.scopes)
+            for lesson in lessons
             if not lesson.pinned
             and lesson.effective_confidence(settings.half_life_days, now) < settings.min_confidence
-        ]
-        removed = shared.store.delete_lessons(doomed)
+        }
+        removed = shared.store.delete_lessons(sorted(doomed))
+        kept = [lesson for lesson in lessons if lesson.id not in doomed]
+        merges = find_merges(kept, shared.store.lesson_terms(shared.scopes), MERGE_THRESHOLD)
+        shared.store.merge_lessons([(merge.kept, merge.merged) for merge in merges])
         shared.store.prune_lesson_log()
-        if removed:
+        if removed or merges:
             self.changed()
-        return removed
+        return Consolidation(removed, tuple(merges))

@@ -299,3 +299,107 @@ def same_meaning(first: str, second: str, threshold: float = 0.55) -> bool:
 def estimate_tokens(text: str) -> int:
     """A model-agnostic token estimate (about four characters a token)."""
     return len(text) // 4 + 1
+
+
+_GENERIC_WORDS = (
+    "good",
+    "bad",
+    "better",
+    "best",
+    "clean",
+    "cleaner",
+    "code",
+    "coding",
+    "write",
+    "writing",
+    "written",
+    "careful",
+    "carefully",
+    "always",
+    "properly",
+    "proper",
+    "correct",
+    "correctly",
+    "make",
+    "sure",
+    "ensure",
+    "quality",
+    "nice",
+    "well",
+    "right",
+    "thing",
+    "things",
+    "stuff",
+    "work",
+    "working",
+    "job",
+    "great",
+    "readable",
+    "maintainable",
+    "efficient",
+    "efficiently",
+    "simple",
+    "simply",
+    "smart",
+    "thorough",
+    "thoroughly",
+    "attention",
+    "pay",
+    "focus",
+    "important",
+    "consistent",
+    "consistently",
+    "follow",
+    "practice",
+    "practices",
+    "standard",
+    "standards",
+    "mind",
+    "keep",
+    "try",
+    "think",
+    "use",
+    "do",
+    "get",
+    "robust",
+    "quick",
+    "quickly",
+    "fast",
+    "hard",
+    "effort",
+    "detail",
+    "details",
+    "neat",
+    "tidy",
+    "elegant",
+    "professional",
+    "approach",
+    "way",
+    "ways",
+    "general",
+    "effective",
+    "effectively",
+    "appropriate",
+    "appropriately",
+    "remember",
+    "everything",
+    "something",
+    "anything",
+    "careful",
+    "helpful",
+    "useful",
+    "reliable",
+)
+GENERIC_TERMS = frozenset(stem(word) for word in _GENERIC_WORDS)
+"""Words that say nothing specific about *what* to do ("write clean code", "be good")."""
+
+
+def is_vague(guidance: str) -> bool:
+    """Whether ``guidance`` names nothing specific: only generic words, or none at all.
+
+    A lesson without one specific term ("be good", "write clean code", "always be
+    careful") cannot be acted on and matches every request equally badly, so the
+    reflection path drops it. A command, flag, identifier, path or any other word
+    outside :data:`GENERIC_TERMS` makes it specific.
+    """
+    return not any(term not in GENERIC_TERMS for term in terms(guidance))

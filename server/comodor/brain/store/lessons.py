@@ -135,6 +135,52 @@ class LessonRows(Database):
                 (trigger, guidance, terms, time.time(), lesson_id),
             )
 
+    def lesson_terms(self, scopes: Sequence[str]) -> dict[int, tuple[str, ...]]:
+        """Every lesson's index terms (what merging compares), by id."""
+        marks = ",".join("?" * len(scopes))
+        rows = self._read(f"SELECT id, terms FROM lessons WHERE scope IN ({marks})", scopes)
+        return {row[0]: tuple(row[1].split()) for row in rows}
+
+    def merge_lessons(self, pairs: Sequence[tuple[int, int]]) -> int:
+        """Fold each ``(kept, merged)`` in order: summed counters, then ``merged`` is gone.
+
+        One transaction, counters added in SQL (another process crediting either
+        lesson meanwhile still counts). Feedback about the merged lesson moves to
+        the kept one. Returns how many merges happened (both lessons still there).
+        """
+        if not pairs:
+            return 0
+        done = 0
+        now = time.time()
+        with self._write() as conn:
+            for kept, merged in pairs:
+                cursor = conn.execute(
+                    "UPDATE lessons SET"
+                    " wins = wins + (SELECT wins FROM lessons WHERE id = :merged),"
+                    " losses = losses + (SELECT losses FROM lessons WHERE id = :merged),"
+                    " uses = uses + (SELECT uses FROM lessons WHERE id = :merged),"
+                    " confidence = max(confidence,"
+                    "   (SELECT confidence FROM lessons WHERE id = :merged)),"
+                    " pinned = max(pinned, (SELECT pinned FROM lessons WHERE id = :merged)),"
+                    " last_success = max(last_success,"
+                    "   (SELECT last_success FROM lessons WHERE id = :merged)),"
+                    " last_used = max(last_used,"
+                    "   (SELECT last_used FROM lessons WHERE id = :merged)),"
+                    " updated_at = :now"
+                    " WHERE id = :kept AND :kept != :merged"
+                    " AND EXISTS (SELECT 1 FROM lessons WHERE id = :merged)",
+                    {"kept": kept, "merged": merged, "now": now},
+                )
+                if cursor.rowcount != 1:
+                    continue
+                conn.execute("DELETE FROM lessons WHERE id = ?", (merged,))
+                conn.execute(
+                    "UPDATE feedback SET target_id = ? WHERE target = 'lesson' AND target_id = ?",
+                    (kept, merged),
+                )
+                done += 1
+        return done
+
     def reinforce(self, lesson_id: int, boost: float, ceiling: float) -> None:
         """Seeing a lesson restated is evidence for it: raise its prior, atomically."""
         with self._write() as conn:
