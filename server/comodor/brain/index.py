@@ -678,13 +678,15 @@ class RecallIndex:
         if limit <= 0:
             return []
         weights = self._weights(query_terms)
-        if not weights:
+        if not weights and not expansion:
             return []
         allowed = [self._scope_code[s] for s in scopes if s in self._scope_code]
         floor = math.log2(min_confidence) if min_confidence > 0 else -math.inf
         now_term = now / self._half_life_s
-        slots, relevance, log_conf = self._exact(weights, allowed, floor, now_term, limit)
-        hits = self._top(slots, relevance, log_conf, limit, expanded=False)
+        hits: list[Hit] = []
+        if weights:
+            slots, relevance, log_conf = self._exact(weights, allowed, floor, now_term, limit)
+            hits = self._top(slots, relevance, log_conf, limit, expanded=False)
         if expansion and len(hits) < limit:
             hits.extend(
                 self._expanded(weights, expansion, allowed, floor, now_term, limit - len(hits))
@@ -706,14 +708,18 @@ class RecallIndex:
             return []
         total = sum(weights.values())
         real = np.zeros(self._slots, np.float64)
-        self._accumulate(weights, real)
+        if weights:
+            self._accumulate(weights, real)
+            real /= total
         boost = np.zeros(self._slots, np.float64)
         self._accumulate(extra, boost)
-        combined = np.minimum(boost / max(extra.values()), 1.0) * (EXPANSION_SHARE * total)
-        combined += np.where(real >= MIN_RELEVANCE * total * (1.0 - 1e-12), -np.inf, real)
-        candidates = np.flatnonzero(combined >= MIN_RELEVANCE * total)
+        # A real match (over the floor) was ranked already; the rest get its real share
+        # plus at most EXPANSION_SHARE from the associations.
+        relevance = np.minimum(boost / max(extra.values()), 1.0) * EXPANSION_SHARE
+        relevance += np.where(real >= MIN_RELEVANCE * (1.0 - 1e-12), -np.inf, real)
+        candidates = np.flatnonzero(relevance >= MIN_RELEVANCE)
         slots, log_conf = self._eligible(candidates, allowed, floor, now_term)
-        return self._top(slots, combined[slots] / total, log_conf, limit, expanded=True)
+        return self._top(slots, relevance[slots], log_conf, limit, expanded=True)
 
     def _expansion_weights(
         self, expansion: Sequence[tuple[str, float]], real: dict[int, float]

@@ -34,6 +34,7 @@ from .models import (
 from .recall_keeper import IndexKeeper
 from .redact import redact
 from .text import is_vague, same_meaning, terms
+from .vocabulary import Vocabulary
 
 MERGE_THRESHOLD = 0.55
 MERGE_BOOST = 0.08
@@ -66,6 +67,7 @@ class LessonBook:
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
         self.index = IndexKeeper(shared)
+        self.vocabulary = Vocabulary(shared)
         self._prefetched: OrderedDict[str, tuple[int, Recall]] = OrderedDict()
 
     # -- the index ------------------------------------------------------------ #
@@ -126,6 +128,7 @@ class LessonBook:
                 limit=settings.top_k - len(pinned),
                 now=time.time(),
                 min_confidence=settings.min_confidence,
+                expansion=self.vocabulary.expand(query_terms),
             )
         ids = [hit.id for hit in pinned] + [hit.id for hit in ranked]
         lessons = tuple(shared.store.get_lessons(ids))

@@ -208,6 +208,28 @@ MIGRATIONS: tuple[str, ...] = (
     END;
     INSERT INTO lessons_fts(lessons_fts) VALUES ('rebuild');
     """,
+    # 4: the learned vocabulary (brain/vocabulary.py): per project, how many successful
+    # tasks were seen, how many had each request term / recalled-lesson term, and each pair.
+    """
+    CREATE TABLE vocab_tasks (
+        scope TEXT PRIMARY KEY,
+        tasks INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE vocab_terms (
+        scope TEXT NOT NULL,
+        side TEXT NOT NULL,
+        term TEXT NOT NULL,
+        tasks INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, side, term)
+    ) WITHOUT ROWID;
+    CREATE TABLE vocab_pairs (
+        scope TEXT NOT NULL,
+        query_term TEXT NOT NULL,
+        lesson_term TEXT NOT NULL,
+        tasks INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, query_term, lesson_term)
+    ) WITHOUT ROWID;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
