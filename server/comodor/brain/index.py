@@ -162,6 +162,50 @@ class Snapshot:
             raise ValueError("a scope code is unknown")
 
 
+class _SlotMap:
+    """Lesson id -> slot (-1: pinned), without a 50,000-entry dict.
+
+    The base's ids are one sorted array (and the slots in that order); what changed
+    since is a small dict, emptied by the next compaction.
+    """
+
+    _GONE = -2
+
+    def __init__(self, ids: Int64Array, pinned: Iterable[int]) -> None:
+        order = np.argsort(ids, kind="stable")
+        self._sorted = np.asarray(ids)[order]
+        self._order = order.astype(np.int32)
+        self._changed: dict[int, int] = dict.fromkeys(pinned, -1)
+        self._count = len(ids)
+
+    def get(self, lesson_id: int) -> int | None:
+        found = self._changed.get(lesson_id)
+        if found is not None:
+            return None if found == self._GONE else found
+        position = int(np.searchsorted(self._sorted, lesson_id))
+        if position < len(self._sorted) and int(self._sorted[position]) == lesson_id:
+            return int(self._order[position])
+        return None
+
+    def set(self, lesson_id: int, slot: int) -> None:
+        if self.get(lesson_id) is None:
+            self._count += 1
+        self._changed[lesson_id] = slot
+
+    def pop(self, lesson_id: int) -> int | None:
+        slot = self.get(lesson_id)
+        if slot is not None:
+            self._changed[lesson_id] = self._GONE
+            self._count -= 1
+        return slot
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __contains__(self, lesson_id: object) -> bool:
+        return isinstance(lesson_id, int) and self.get(lesson_id) is not None
+
+
 class RecallIndex:
     """Every lesson's slot, key and terms; recall by dense score accumulation."""
 
@@ -200,7 +244,8 @@ class RecallIndex:
         self._base_df = np.diff(snap.offsets)
         self._scopes = list(snap.scopes)
         self._scope_code = {name: code for code, name in enumerate(self._scopes)}
-        self._slot_of: dict[int, int] = dict(zip(snap.ids.tolist(), range(slots), strict=True))
+        pinned_slots = np.flatnonzero(~ranked[:slots])
+        self._slot_of = _SlotMap(snap.ids, snap.ids[pinned_slots].tolist())
         """lesson id -> slot; -1 for a pinned lesson (not ranked, so no slot)"""
         self._nterms = np.zeros(capacity, np.int32)
         self._nterms[:slots] = np.diff(snap.forward_offsets)
@@ -220,11 +265,10 @@ class RecallIndex:
         self._changed_slots = 0
         codes, counts = np.unique(snap.scope, return_counts=True)
         self._per_scope.update(dict(zip(codes.tolist(), counts.tolist(), strict=True)))
-        for slot in np.flatnonzero(~ranked[:slots]).tolist():
+        for slot in pinned_slots.tolist():
             lesson_id = int(snap.ids[slot])
             terms = frozenset(self._forward(slot).tolist())
             self._pinned[lesson_id] = (int(snap.scope[slot]), terms)
-            self._slot_of[lesson_id] = -1
         self._ranked_count = int(ranked[:slots].sum())
         self._recompute_keys()
 
@@ -338,7 +382,7 @@ class RecallIndex:
         self._per_scope[code] += 1
         if lesson.pinned:
             self._pinned[lesson.id] = (code, frozenset(indexes))
-            self._slot_of[lesson.id] = -1
+            self._slot_of.set(lesson.id, -1)
             return
         if self._slots >= len(self._ids):
             self._grow()
@@ -352,7 +396,7 @@ class RecallIndex:
         self._scope[slot] = code
         self._ranked[slot] = True
         self._set_key(slot, log_trust + lesson.anchor / self._half_life_s)
-        self._slot_of[lesson.id] = slot
+        self._slot_of.set(lesson.id, slot)
         self._ranked_count += 1
         forward = np.array(sorted(indexes), dtype=np.int32)
         self._extra_forward[slot] = forward
@@ -363,7 +407,7 @@ class RecallIndex:
             self._df_delta[index] += 1
 
     def remove(self, lesson_id: int) -> None:
-        slot = self._slot_of.pop(lesson_id, None)
+        slot = self._slot_of.pop(lesson_id)
         if slot is None:
             return
         self.mutations += 1

@@ -144,6 +144,7 @@ def _parse(mapped: mmap.mmap, brain: str, schema: int) -> tuple[Loaded | None, s
     view = memoryview(mapped)[data_start:]
     if zlib.crc32(view) != header["crc32"]:
         return None, "the recall snapshot is damaged (checksum mismatch)"
+
     arrays: dict[str, Any] = {}
     for name in Snapshot.ARRAYS:
         dtype, count, offset = header["arrays"][name]
@@ -158,6 +159,10 @@ def _parse(mapped: mmap.mmap, brain: str, schema: int) -> tuple[Loaded | None, s
         return None, "the recall snapshot's scopes are not a list of names"
     snapshot = Snapshot(scopes=scopes, **arrays)
     snapshot.check()
+    # Checking touched every page: give them back to the page cache, so only what
+    # queries use (the postings of their terms) counts in this process's memory.
+    if hasattr(mmap, "MADV_DONTNEED"):
+        mapped.madvise(mmap.MADV_DONTNEED)
     rev = header["rev"]
     if not isinstance(rev, int) or rev < 0:
         return None, "the recall snapshot has no revision"
