@@ -32,8 +32,6 @@ _ASCII_WORD = re.compile(r"[A-Za-z0-9_]+(?:['’][A-Za-z]+)?")
 _CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _JOINERS = "\u200c\u200d"
 _CJK = "\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f"
-_CJK_RUN = re.compile(f"[{_CJK}]+")
-_HAS_CJK = re.compile(f"[{_CJK}]")
 _MARK_BLOCKS = (
     (0x0300, 0x1DFF),  # Latin to Mongolian, Indic, Southeast Asian, Cyrillic, Hebrew, Arabic
     (0x20D0, 0x20FF),
@@ -65,8 +63,8 @@ def _ranges(blocks: tuple[tuple[int, int], ...], wanted: str) -> list[tuple[int,
 
 
 @lru_cache(maxsize=1)
-def _unicode_rules() -> tuple[re.Pattern[str], dict[int, int | None]]:
-    """The word pattern and the folding table, built the first time non-ASCII text comes."""
+def _unicode_rules() -> tuple[re.Pattern[str], dict[int, int | None], re.Pattern[str]]:
+    """Word pattern, folding table and CJK runs, built the first time non-ASCII text comes."""
     marks = "".join(
         chr(low) if low == high else f"{chr(low)}-{chr(high)}"
         for low, high in _ranges(_MARK_BLOCKS, "M")
@@ -76,7 +74,7 @@ def _unicode_rules() -> tuple[re.Pattern[str], dict[int, int | None]]:
     table: dict[int, int | None] = dict(_FOLD)
     for low, high in _ranges(_OPTIONAL_MARKS, "M"):
         table.update(dict.fromkeys(range(low, high + 1)))
-    return pattern, table
+    return pattern, table, re.compile(f"[{_CJK}]+")
 
 
 def _identifier_parts(token: str) -> list[str]:
@@ -114,15 +112,15 @@ def words(text: str) -> list[str]:
         for match in _ASCII_WORD.finditer(text):
             _emit(match.group(0), out)
         return out
-    pattern, table = _unicode_rules()
+    pattern, table, cjk_run = _unicode_rules()
     clean = unicodedata.normalize("NFKC", text).translate(table)
     for match in pattern.finditer(clean):
         token = match.group(0).replace("’", "'")
-        if not _HAS_CJK.search(token):
+        if not cjk_run.search(token):
             _emit(token, out)
             continue
         position = 0
-        for run in _CJK_RUN.finditer(token):
+        for run in cjk_run.finditer(token):
             if run.start() > position:
                 _emit(token[position : run.start()], out)
             out.extend(_bigrams(run.group(0)))
