@@ -809,12 +809,12 @@ class RecallIndex:
         ]
 
     def similar(
-        self, query_terms: Sequence[str], scopes: Sequence[str], threshold: float
+        self, query_terms: Sequence[str], scopes: Sequence[str], threshold: float, limit: int = 20
     ) -> list[int]:
-        """Ranked lessons whose term set overlaps ``query_terms`` by Dice ≥ ``threshold``.
+        """Lessons whose terms overlap ``query_terms`` by Dice ≥ ``threshold``, closest first.
 
         Exact for the overlap (every lesson sharing a term is counted), so the merge
-        paths look at every candidate, not the first few a text search returns.
+        path looks at the closest candidates, not the first few a text search ranks.
         Pinned lessons are compared directly (there are few).
         """
         hashes = sorted({_HASHES(term) for term in query_terms})
@@ -823,18 +823,20 @@ class RecallIndex:
         if not size:
             return []
         allowed = {self._scope_code[s] for s in scopes if s in self._scope_code}
-        found: list[int] = []
+        found: list[tuple[float, int]] = []
         if indexes:
             shared = np.zeros(self._slots, np.float64)
             self._accumulate(dict.fromkeys(indexes, 1.0), shared)
-            candidates = np.flatnonzero(shared > 0)
+            candidates = np.flatnonzero(shared >= threshold * (size + 1) / 2.0)
             candidates = candidates[self._ranked[candidates]]
             if len(candidates):
                 dice = 2.0 * shared[candidates] / (self._nterms[candidates] + size)
-                chosen = candidates[dice >= threshold]
+                keep = dice >= threshold
                 found.extend(
-                    int(self._ids[slot])
-                    for slot in chosen.tolist()
+                    (overlap, int(self._ids[slot]))
+                    for overlap, slot in zip(
+                        dice[keep].tolist(), candidates[keep].tolist(), strict=True
+                    )
                     if int(self._scope[slot]) in allowed
                 )
         wanted = set(indexes)
@@ -842,8 +844,9 @@ class RecallIndex:
             if code in allowed and term_indexes:
                 overlap = 2.0 * len(wanted & term_indexes) / (len(term_indexes) + size)
                 if overlap >= threshold:
-                    found.append(lesson_id)
-        return found
+                    found.append((overlap, lesson_id))
+        found.sort(key=lambda item: (-item[0], -item[1]))
+        return [lesson_id for _, lesson_id in found[:limit]]
 
 
 @attrs.frozen

@@ -21,7 +21,7 @@ import attrs
 
 from .context import Shared
 from .events import LessonForgotten, LessonTaught
-from .merging import Consolidation, find_merges
+from .merging import MERGE_THRESHOLD, Consolidation, find_merges
 from .models import (
     LESSON_KINDS,
     MAX_GUIDANCE_CHARS,
@@ -36,7 +36,6 @@ from .redact import redact
 from .text import is_vague, same_meaning, terms
 from .vocabulary import Vocabulary
 
-MERGE_THRESHOLD = 0.55
 MERGE_BOOST = 0.08
 MERGE_CEILING = 0.98
 PREFETCH_SLOTS = 16
@@ -281,11 +280,18 @@ class LessonBook:
         return stored, merged
 
     def find_similar(self, text: str) -> Lesson | None:
-        """An existing lesson in scope that says the same thing, if any."""
-        match = fts_query(text)
-        if not match:
+        """An existing lesson in scope that says the same thing, if any.
+
+        Candidates come from the recall index (every lesson whose terms overlap by
+        Dice ≥ the threshold, closest first); :func:`same_meaning` has the last word.
+        """
+        shared = self.shared
+        wanted = terms(text)
+        if not wanted:
             return None
-        for lesson, _ in self.shared.store.search_lessons(match, self.shared.scopes, limit=20):
+        with shared.lock:
+            ids = self.index.current().similar(wanted, shared.scopes, MERGE_THRESHOLD)
+        for lesson in shared.store.get_lessons(ids):
             if same_meaning(lesson.text, text, MERGE_THRESHOLD):
                 return lesson
         return None
