@@ -124,7 +124,7 @@ class RecallIndex(Ranking):
         self._extra_forward: dict[int, IntArray] = {}
         self._df_delta: Counter[int] = Counter()
         self._pinned: dict[int, tuple[int, frozenset[int]]] = {}
-        self._dense: dict[int, npt.NDArray[np.bool_]] = {}
+        self._dense: dict[int, npt.NDArray[np.uint8]] = {}
         self._scope_masks: dict[tuple[tuple[int, ...], int], npt.NDArray[np.bool_]] = {}
         self._layout = 0
         """Bumped when a slot is added or retired (cached masks depend on it)."""

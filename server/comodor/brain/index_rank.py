@@ -34,8 +34,8 @@ PROBE_POSTINGS = 8_192
 TRUSTED_SAMPLE = 2_048
 """The most trusted lessons whose partial scores also bound the k-th best (common queries)."""
 DENSE_TERM = 1_024
-DENSE_CACHE = 32
-"""Common terms whose membership is a cached dense bitmap (at most this many, ~N bytes each)."""
+DENSE_CACHE = 256
+"""Common terms whose membership is a cached bitmap (at most this many, N/8 bytes each)."""
 EXPANSION_SHARE = 0.5
 """The most relevance learned associations alone can give a lesson (see :meth:`search`)."""
 
@@ -49,7 +49,7 @@ class Ranking:
     _base_slots: int
     _extra_postings: dict[int, list[int]]
     _extra_arrays: dict[int, IntArray]
-    _dense: dict[int, npt.NDArray[np.bool_]]
+    _dense: dict[int, npt.NDArray[np.uint8]]
     _ranked: npt.NDArray[np.bool_]
     _scope: IntArray
     _scopes: list[str]
@@ -94,14 +94,16 @@ class Ranking:
             base = self._base
             start, end = int(base.offsets[index]), int(base.offsets[index + 1])
             if end - start >= max(DENSE_TERM, self._base_slots // 32):
-                dense = self._dense.get(index)
-                if dense is None:
+                bits = self._dense.pop(index, None)  # re-inserted: the cache is LRU
+                if bits is None:
                     if len(self._dense) >= DENSE_CACHE:
                         self._dense.pop(next(iter(self._dense)))
                     dense = np.zeros(self._base_slots + 1, bool)
                     dense[base.postings[start:end]] = True
-                    self._dense[index] = dense
-                found |= dense[np.minimum(slots, self._base_slots)]
+                    bits = np.packbits(dense)
+                self._dense[index] = bits
+                inside = np.minimum(slots, self._base_slots)
+                found |= ((bits[inside >> 3] >> (7 - (inside & 7))) & 1).astype(bool)
             elif end > start:
                 postings = base.postings[start:end]
                 at = np.searchsorted(postings, slots)

@@ -131,14 +131,16 @@ class LessonBook:
             )
         ids = [hit.id for hit in pinned] + [hit.id for hit in ranked]
         lessons = tuple(shared.store.get_lessons(ids))
-        return Recall(query, lessons, tuple(self.recall_skills(query)))
+        return Recall(query, lessons, tuple(self.recall_skills(query, query_terms=query_terms)))
 
-    def recall_skills(self, query: str, limit: int = 2) -> list[Skill]:
+    def recall_skills(
+        self, query: str, limit: int = 2, *, query_terms: Sequence[str] | None = None
+    ) -> list[Skill]:
         """Learned procedures that fit the query and have mostly worked."""
         shared = self.shared
         if not shared.settings.enabled or not query.strip():
             return []
-        wanted = set(terms(query))
+        wanted = set(terms(query) if query_terms is None else query_terms)
         scored: list[tuple[float, Skill]] = []
         for skill in shared.store.skills(shared.scopes):
             if skill.success_rate < 0.4:

@@ -97,6 +97,15 @@ def _bigrams(run: str) -> list[str]:
 
 
 def _emit(token: str, out: list[str]) -> None:
+    rest = token[1:]
+    if (
+        "_" not in token
+        and rest == rest.lower()
+        and "\u200c" not in token
+        and "\u200d" not in token
+    ):
+        out.append(token.casefold())  # a plain word: the common case, kept cheap
+        return
     parts = _identifier_parts(token)
     out.extend(part.casefold() for part in parts)
     if len(parts) > 1 or (parts and parts[0] != token.strip("_")):
