@@ -5,7 +5,8 @@ What is compared, at ``--size`` lessons (default 50,000):
 * **latency** of one recall at the index (``search``: the ranking itself, same
   query terms, scopes, limit and floor for both), p50/p95/p99 over ``--queries``
   word-salad queries from a skewed vocabulary (``bench.corpus``: the walk's worst
-  case, common words that match thousands of lessons), and of the new full path
+  case, common words that match thousands of lessons; the two alternate in blocks of
+  50 queries), and of the new full path
   (``LearningEngine.recall``: sync, rank, fetch the winners' texts from SQLite);
 * **recall@6** of planted lessons among near misses that share their words
   (``bench.recall_quality``: 200 planted, the rest of ``--size`` near misses,
@@ -49,6 +50,7 @@ from bench.corpus import Corpus
 MIN_CONFIDENCE = LearningSettings().min_confidence
 HALF_LIFE = LearningSettings().half_life_days
 TOP_K = 6
+BLOCK = 50
 
 
 def rows_of(path: Path) -> list[IndexedLesson]:
@@ -114,12 +116,14 @@ def measure_latency(folder: Path, size: int, count: int) -> dict[str, Any]:
     for query in query_terms[:50]:  # warm both (caches, first-touch pages)
         old_search(query)
         new_search(query)
-    # Interleaved, so both see the same machine load.
+    # Alternating blocks of queries: both see the same machine load, and neither's
+    # caches are flushed by the other before every single query.
     old_samples: list[float] = []
     new_samples: list[float] = []
-    for query in query_terms:
-        old_samples.extend(latencies(old_search, [query]))
-        new_samples.extend(latencies(new_search, [query]))
+    for start in range(0, len(query_terms), BLOCK):
+        block = query_terms[start : start + BLOCK]
+        old_samples.extend(latencies(old_search, block))
+        new_samples.extend(latencies(new_search, block))
     agree = sum(old_search(q) == new_search(q) for q in query_terms[:200]) / min(200, count)
     truncated = sum(_walk_is_cut(old, q, now) for q in query_terms) / count
     engine = LearningEngine.open(path, SCOPE)
