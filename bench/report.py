@@ -140,6 +140,16 @@ def main(argv: list[str] | None = None) -> int:
         ),
     ]
     sections += [
+        "## Recall: new index against the old walk",
+        "",
+        run(
+            "recall_compare",
+            "--json",
+            str(out / "recall_compare.json"),
+            *(["--size", "3000", "--queries", "200", "--planted", "40"] if quick else []),
+        ),
+    ]
+    sections += [
         "## Language server",
         "",
         run("server", *(["--size", "5000", "--requests", "100"] if quick else [])),

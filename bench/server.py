@@ -9,8 +9,11 @@ Measures, in one run and against one server process:
   playbook/stats ratio: what recall costs on top of a trivial command;
 * the server's resident memory once idle.
 
-Targets (issue 3): playbook and hover p95 ≤ 5 ms, ratio ≤ 2, initialize ≤ 300 ms,
-idle RSS ≤ 80 MB. Run: ``python -m bench.server``.
+Targets (issues 3 and 13): playbook and hover p95 ≤ 5 ms, ratio ≤ 2, process start →
+``initialize`` answered ≤ 400 ms, idle RSS ≤ 80 MB. The server is started twice on the
+same brain: the first start builds the recall index and writes its snapshot, the
+second (the one measured) maps it, as every start after the first does.
+Run: ``python -m bench.server``.
 """
 
 from __future__ import annotations
@@ -41,12 +44,12 @@ def _scope_for(workspace: Path) -> str:
 
 async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
     workspace = folder / "ws"
-    workspace.mkdir()
-    (workspace / "app.py").write_text("def main():\n    return 1\n")
     home = folder / "home"
-    home.mkdir()
-    brain = home / "brain.db"
-    build_brain(brain, size, scope=_scope_for(workspace))
+    if not workspace.exists():  # the first start builds the brain (and the recall snapshot)
+        workspace.mkdir()
+        (workspace / "app.py").write_text("def main():\n    return 1\n")
+        home.mkdir()
+        build_brain(home / "brain.db", size, scope=_scope_for(workspace))
     os.environ["COMODOR_HOME"] = str(home)
 
     editor = Editor(workspace, name="comodor-bench")
@@ -77,6 +80,7 @@ async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
     await command("comodor.playbook", {"query": "warm up the index"})
     warm_ms = (time.perf_counter() - started) * 1000
     await command("comodor.teachRule", {"statement": "Use single quotes for strings."})
+    await asyncio.sleep(3.0)  # let the first start's snapshot be written before measuring
 
     corpus = Corpus(seed=7)
     queries = [corpus.query() for _ in range(requests)]
@@ -115,19 +119,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=300)
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
+        first = asyncio.run(_run(args.size, 30, Path(folder)))
         row = asyncio.run(_run(args.size, args.requests, Path(folder)))
-    print(f"Server with a {row['size']:,}-lesson brain, {args.requests} requests of each kind:\n")
+    print(
+        f"Server with a {row['size']:,}-lesson brain (second start: the recall index is mapped "
+        f"from its snapshot), {args.requests} requests of each kind:\n"
+    )
     print("| measure | p50 ms | p95 ms | target |")
     print("|---|---:|---:|---|")
     print(f"| comodor.playbook | {row['playbook_p50']:.2f} | {row['playbook_p95']:.2f} | p95 ≤ 5 |")
     print(f"| hover | {row['hover_p50']:.2f} | {row['hover_p95']:.2f} | p95 ≤ 5 |")
     print(f"| comodor.stats | {row['stats_p50']:.2f} | {row['stats_p95']:.2f} | |")
     print(f"| playbook / stats (p95) | | {row['ratio']:.2f} | ≤ 2 |")
-    print(f"| initialize → response (process already up) | | {row['initialize_ms']:.0f} | ≤ 300 |")
+    print(f"| initialize → response (process already up) | | {row['initialize_ms']:.0f} | |")
     print(f"| process start → ready to read (Python, imports) | | {row['ready_ms']:.0f} | |")
-    print(f"| process start → initialized | | {row['spawn_to_initialized_ms']:.0f} | |")
-    print(f"| first playbook (index warm) | | {row['warm_ms']:.0f} | |")
+    print(
+        f"| process start → initialize answered | | {row['spawn_to_initialized_ms']:.0f} | ≤ 400 |"
+    )
+    print(f"| first playbook after initialized (index ready) | | {row['warm_ms']:.0f} | |")
     print(f"| idle RSS | | {row['idle_rss_mb']:.0f} MB | ≤ 80 MB |")
+    print(
+        f"\nFirst start (no snapshot yet: the index is built from SQLite, then written): "
+        f"process start → initialize answered {first['spawn_to_initialized_ms']:.0f} ms, "
+        f"first playbook {first['warm_ms']:.0f} ms, idle RSS {first['idle_rss_mb']:.0f} MB."
+    )
     return 0
 
 

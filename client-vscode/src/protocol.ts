@@ -275,8 +275,16 @@ export interface ToolResult {
   data: Record<string, unknown> | null;
 }
 
+/** One restatement folded into another lesson: `merged` is gone, `kept` holds it. */
+export interface MergeObject {
+  kept: number;
+  merged: number;
+}
+
 export interface ConsolidateResult {
   removed: number;
+  merged: number;
+  merges: MergeObject[];
 }
 
 /** `comodor/draft`: the user is typing a request. */

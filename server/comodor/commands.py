@@ -166,7 +166,9 @@ def _tool(app: ComodorApp, params: p.ToolParams) -> p.ToolResult:
 
 def _consolidate(app: ComodorApp, params: p.NoParams) -> p.ConsolidateResult:
     del params
-    return p.ConsolidateResult(app.engine.consolidate())
+    done = app.engine.consolidate()
+    merges = [p.MergeObject(merge.kept, merge.merged) for merge in done.merges]
+    return p.ConsolidateResult(done.removed, done.merged, merges)
 
 
 COMMANDS: dict[str, Command] = {

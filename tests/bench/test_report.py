@@ -23,6 +23,7 @@ def test_the_report_has_every_benchmark_the_machine_and_both_plots(tmp_path: Pat
     assert "- Machine:" in report
     for section in (
         "## Brain",
+        "## Recall: new index against the old walk",
         "## Language server",
         "## Capture",
         "## Learning quality",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from comodor_lsp.brain.engine import LearningEngine
-from comodor_lsp.brain.schema import APPLICATION_ID, SCHEMA_VERSION
+from comodor_lsp.brain.schema import APPLICATION_ID, MIGRATIONS
 from comodor_lsp.brain.store import BrainStore
 from comodor_lsp.brain.store.identity import ForeignBrain
 from comodor_lsp.paths import project_key
@@ -57,9 +57,10 @@ def test_a_brain_from_before_the_stamp_keeps_what_it_knew_and_is_stamped(
     engine = LearningEngine.open(brain_path, "project:a")
     lesson = engine.teach("deploying: run make release")
     engine.close()
-    conn = sqlite3.connect(brain_path)  # as the previous release left it: schema 2, no stamp
+    conn = sqlite3.connect(brain_path)  # as the previous release left it: no stamp yet
     conn.execute("PRAGMA application_id = 0")
-    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION - 1}")
+    stamp = next(n for n, step in enumerate(MIGRATIONS) if "application_id" in step)
+    conn.execute(f"PRAGMA user_version = {stamp}")
     conn.close()
 
     again = LearningEngine.open(brain_path, "project:a")

@@ -78,7 +78,7 @@ def test_lesson_with_50_losses_is_neither_recalled_nor_kept(engine: LearningEngi
     stored = engine.store.get_lesson(bad.id)
     assert stored is not None and stored.trust() < 0.05
     assert [lesson.id for lesson in engine.recall("formatting code")] == [good.id]
-    assert engine.consolidate() >= 1
+    assert engine.consolidate().removed >= 1
     assert engine.store.get_lesson(bad.id) is None
     assert engine.store.get_lesson(good.id) is not None
 

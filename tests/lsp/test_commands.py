@@ -132,7 +132,7 @@ async def test_export_writes_inside_the_workspace_and_refuses_outside(session: S
 
 
 async def test_consolidate_reports_what_it_removed(session: Session) -> None:
-    assert await session.command("comodor.consolidate") == {"removed": 0}
+    assert await session.command("comodor.consolidate") == {"removed": 0, "merged": 0, "merges": []}
 
 
 async def test_agent_edit_and_undo_are_counted(session: Session) -> None:

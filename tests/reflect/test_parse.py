@@ -113,34 +113,39 @@ def lessons_of(*items: dict[str, Any]) -> tuple[ProposedLesson, ...]:
 
 def test_kinds_validated_and_mapped() -> None:
     got = lessons_of(
-        {"kind": "tip", "guidance": "a"},
-        {"kind": "Pitfalls", "guidance": "b"},
-        {"kind": "environment", "guidance": "c"},
-        {"kind": "astrology", "guidance": "d"},
-        {"guidance": "e"},
+        {"kind": "tip", "guidance": "use ruff"},
+        {"kind": "Pitfalls", "guidance": "pin numpy"},
+        {"kind": "environment", "guidance": "set PYTHONPATH"},
+        {"kind": "astrology", "guidance": "read stars"},
+        {"guidance": "use mypy"},
     )
     assert [(x.kind, x.guidance) for x in got] == [
-        ("heuristic", "a"),
-        ("pitfall", "b"),
-        ("env", "c"),
+        ("heuristic", "use ruff"),
+        ("pitfall", "pin numpy"),
+        ("env", "set PYTHONPATH"),
     ]
-    reason = parse_reflection(json.dumps([{"kind": "astrology", "guidance": "d"}]), redact).reason
+    reason = parse_reflection(
+        json.dumps([{"kind": "astrology", "guidance": "read stars"}]), redact
+    ).reason
     assert "unknown kind 'astrology'" in reason
 
 
 def test_empty_trigger_becomes_generally_and_missing_guidance_drops() -> None:
     got = lessons_of(
-        {"kind": "fact", "trigger": "  ", "guidance": "x"},
-        {"kind": "fact", "guidance": "y"},
+        {"kind": "fact", "trigger": "  ", "guidance": "use tox"},
+        {"kind": "fact", "guidance": "run nox"},
         {"kind": "fact", "trigger": "t", "guidance": ""},
         {"kind": "fact", "trigger": "t", "guidance": 5},
         "not an object",  # type: ignore[arg-type]
     )
-    assert [(x.trigger, x.guidance) for x in got] == [("generally", "x"), ("generally", "y")]
+    assert [(x.trigger, x.guidance) for x in got] == [
+        ("generally", "use tox"),
+        ("generally", "run nox"),
+    ]
 
 
 def test_length_caps() -> None:
-    (lesson,) = lessons_of({"kind": "fact", "trigger": "t" * 1000, "guidance": "g " * 1000})
+    (lesson,) = lessons_of({"kind": "fact", "trigger": "t" * 1000, "guidance": "gitignore " * 100})
     assert len(lesson.trigger) == 300 and lesson.trigger.endswith("…")
     assert len(lesson.guidance) <= 600 and lesson.guidance.endswith("…")
 
@@ -174,7 +179,7 @@ def test_at_most_four_lessons() -> None:
     ],
 )
 def test_confidence_clamped(raw: Any, expected: float) -> None:
-    item: dict[str, Any] = {"kind": "fact", "guidance": "x"}
+    item: dict[str, Any] = {"kind": "fact", "guidance": "use tox"}
     if raw != "missing":
         item["confidence"] = raw
     (lesson,) = parse(json.dumps({"lessons": [item]}, allow_nan=True)).lessons
@@ -194,10 +199,27 @@ def test_duplicates_collapse_keeping_highest_confidence() -> None:
 
 
 def test_duplicates_do_not_count_against_the_limit() -> None:
-    items = [{"kind": "fact", "guidance": "same"}] * 5 + [
-        {"kind": "fact", "guidance": f"other {i}"} for i in range(3)
+    items = [{"kind": "fact", "guidance": "same pytest"}] * 5 + [
+        {"kind": "fact", "guidance": f"other pytest{i}"} for i in range(3)
     ]
     assert len(lessons_of(*items)) == 4
+
+
+@pytest.mark.parametrize(
+    "vague", ["Be good.", "Write clean code", "Always be careful and thorough.", "Do it right"]
+)
+def test_a_vague_lesson_is_dropped_and_the_reason_says_so(vague: str) -> None:
+    result = parse_reflection(
+        json.dumps(
+            [
+                {"kind": "heuristic", "trigger": "writing code", "guidance": vague},
+                {"kind": "heuristic", "trigger": "writing code", "guidance": "Run ruff --fix"},
+            ]
+        ),
+        redact,
+    )
+    assert [x.guidance for x in result.reflection.lessons] == ["Run ruff --fix"]
+    assert "lesson 1 is too vague" in result.reason
 
 
 def test_skill_accepted_and_cleaned() -> None:

@@ -134,6 +134,54 @@ async def test_a_restatement_merges_and_an_opposite_does_not(
     ]
 
 
+async def test_a_vague_reflected_lesson_is_not_stored(session: Session, llm: FakeLLM) -> None:
+    llm.script(
+        reply(
+            ("heuristic", "writing code", "Write clean code."),
+            ("heuristic", "generally", "be good"),
+            ("pitfall", "running the migrations", "run alembic upgrade head before the tests"),
+        )
+    )
+    await failed_task(session, "migrate the schema")
+    learned = await session.wait_memory("learned")
+    assert [item["guidance"] for item in learned[0]["items"]] == [
+        "run alembic upgrade head before the tests"
+    ]
+    lessons = (await session.command("comodor.lessons"))["lessons"]
+    assert [lesson["guidance"] for lesson in lessons] == [
+        "run alembic upgrade head before the tests"
+    ]
+
+
+async def test_consolidate_merges_a_taught_lesson_with_its_reflected_restatement(
+    session: Session, llm: FakeLLM
+) -> None:
+    llm.script(
+        reply(("pitfall", "deploying the gateway", "always run helm upgrade with --atomic")),
+        reply(("pitfall", "deploying the gateway", "never run helm upgrade with --atomic")),
+    )
+    await failed_task(session, "deploy the gateway")
+    await session.wait_memory("learned", count=1)
+    taught = (
+        await session.command(
+            "comodor.teach",
+            {"text": "deploying the gateway: run helm upgrade with --atomic, always"},
+        )
+    )["lesson"]
+    await failed_task(session, "deploy the gateway again")
+    await session.wait_memory("learned", count=2)
+    assert len((await session.command("comodor.lessons"))["lessons"]) == 3
+    done = await session.command("comodor.consolidate")
+    assert done["merged"] == 1 and done["merges"][0]["kept"] == taught["id"]
+    lessons = (await session.command("comodor.lessons"))["lessons"]
+    assert sorted(lesson["guidance"] for lesson in lessons) == [
+        "never run helm upgrade with --atomic",  # the negation is never merged
+        "run helm upgrade with --atomic, always",  # the user's wording
+    ]
+    kept = next(lesson for lesson in lessons if lesson["id"] == taught["id"])
+    assert kept["losses"] == 2  # its own loss in the second task, and the merged one's
+
+
 async def test_a_secret_in_the_transcript_never_reaches_the_model(
     session: Session, llm: FakeLLM
 ) -> None:

@@ -46,6 +46,7 @@ from .context import Shared
 from .events import ChangedElsewhere, EventBus, LessonsLearned
 from .house_rules import HouseRules
 from .lessons import LessonBook
+from .merging import Consolidation
 from .models import (
     Lesson,
     Message,
@@ -198,7 +199,7 @@ class LearningEngine:
             )
         return stored, merged
 
-    def consolidate(self) -> int:
+    def consolidate(self) -> Consolidation:
         return self.lessons.consolidate()
 
     # -- house rules ------------------------------------------------------------ #
@@ -377,4 +378,5 @@ class LearningEngine:
         started = time.monotonic()
         if self.reflector is not None:
             self.reflector.stop(max(0.0, 0.5 - (time.monotonic() - started)))
+        self.lessons.close()
         self.store.close()

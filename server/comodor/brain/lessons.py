@@ -13,17 +13,15 @@ never served.
 
 from __future__ import annotations
 
-import sys
 import time
 from collections import OrderedDict
 from collections.abc import Sequence
-from typing import Any
 
 import attrs
 
 from .context import Shared
 from .events import LessonForgotten, LessonTaught
-from .index import IndexedLesson, RecallIndex
+from .merging import MERGE_THRESHOLD, Consolidation, find_merges
 from .models import (
     LESSON_KINDS,
     MAX_GUIDANCE_CHARS,
@@ -33,11 +31,11 @@ from .models import (
     ProposedLesson,
     Skill,
 )
+from .recall_keeper import IndexKeeper
 from .redact import redact
-from .store.interface import LogPosition
-from .text import same_meaning, terms, words
+from .text import is_vague, same_meaning, terms
+from .vocabulary import Vocabulary
 
-MERGE_THRESHOLD = 0.55
 MERGE_BOOST = 0.08
 MERGE_CEILING = 0.98
 PREFETCH_SLOTS = 16
@@ -54,24 +52,13 @@ class Recall:
 
 
 def search_words(text: str) -> list[str]:
-    """The content words of ``text`` a full-text search looks for (any of them matches).
+    """The terms of ``text`` a full-text search looks for (any of them matches).
 
-    Letters and digits only, so nothing in them is query syntax in either backend.
+    The SQLite full-text index holds the same terms (``lessons.terms``), so a query
+    in any script matches what recall would match; the backend quotes each one, so
+    nothing in them is query syntax.
     """
-    return [w for w in dict.fromkeys(words(text)) if len(w) > 2 and w.isalnum()][:24]
-
-
-def _indexed(row: Sequence[Any]) -> IndexedLesson:
-    lesson_id, scope, term_text, confidence, wins, losses, created, last_success, pinned = row
-    trust = (confidence * 2.0 + wins) / (2.0 + wins + losses)
-    return IndexedLesson(
-        lesson_id,
-        sys.intern(scope),
-        tuple(sys.intern(term) for term in term_text.split()),  # shared, not 750k copies
-        trust,
-        max(created, last_success),
-        bool(pinned),
-    )
+    return [term for term in terms(text) if '"' not in term][:24]
 
 
 class LessonBook:
@@ -79,71 +66,53 @@ class LessonBook:
 
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
-        self._index = RecallIndex(shared.settings.half_life_days)
-        self._index_rev: LogPosition | None = None
-        """The lesson log position the index reflects; None until it is built."""
+        self.index = IndexKeeper(shared)
+        self.vocabulary = Vocabulary(shared)
         self._prefetched: OrderedDict[str, tuple[int, Recall]] = OrderedDict()
 
     # -- the index ------------------------------------------------------------ #
 
     def warm(self) -> None:
-        """Build the recall index now (hosts call this off their event loop at start)."""
+        """Make the recall index ready now (hosts call this off their event loop at start)."""
         with self.shared.lock:
             self.sync()
 
     def sync(self) -> bool:
         """Catch the index up with every lesson change, whoever made it; True if any."""
-        store = self.shared.store
         with self.shared.lock:
-            if self._index_rev is None:
-                head = store.lesson_log_head()
-                self._index.rebuild(
-                    (_indexed(row) for row in store.iter_index_rows()),
-                    self.shared.settings.half_life_days,
-                )
-                self._index_rev = head
+            if self.index.sync():
+                self.shared.invalidate()
                 return True
-            head, changed = store.lesson_log_since(self._index_rev)
-            if not changed:
-                return False
-            present = {row[0]: row for row in store.index_rows(changed)}
-            for lesson_id in changed:
-                row = present.get(lesson_id)
-                if row is None:
-                    self._index.remove(lesson_id)
-                else:
-                    self._index.upsert(_indexed(row))
-            self._index_rev = head
-            self.shared.invalidate()
-            return True
+            return False
+
+    def close(self) -> None:
+        self.index.close()
 
     def rebuild(self) -> None:
         """Forget the index and build it again (after the brain file was replaced)."""
         with self.shared.lock:
-            self._index_rev = -1
-            self.sync()
+            self.index.reset()
+            self.index.sync()
             self.shared.invalidate()
 
     def changed(self) -> None:
         """After a write that touched lessons: fold it in and drop stale prefetches."""
         with self.shared.lock:
-            if self._index_rev is not None:
-                self.sync()
+            if self.index.built:
+                self.index.sync()
             self.shared.invalidate()
 
     def set_half_life(self, half_life_days: float) -> None:
         with self.shared.lock:
-            if self._index_rev is not None:
-                self._index.set_half_life(half_life_days)
+            self.index.set_half_life(half_life_days)
             self.shared.invalidate()
 
     def count(self) -> int:
         """Lessons in this project's scopes: from the warm index, else from SQLite."""
         shared = self.shared
         with shared.lock:
-            if self._index_rev is not None:
-                self.sync()
-                return self._index.count(shared.scopes)
+            if self.index.built:
+                return self.index.current().count(shared.scopes)
         return shared.store.count_lessons(shared.scopes)
 
     # -- recall ---------------------------------------------------------------- #
@@ -156,25 +125,30 @@ class LessonBook:
             return Recall(query, (), ())
         query_terms = terms(query)
         with shared.lock:
-            self.sync()
-            pinned = self._index.pinned(shared.scopes, query_terms, max(1, settings.top_k // 2))
-            ranked = self._index.search(
+            if self.index.sync():
+                shared.invalidate()
+            index = self.index.current()
+            pinned = index.pinned(shared.scopes, query_terms, max(1, settings.top_k // 2))
+            ranked = index.search(
                 query_terms,
                 shared.scopes,
                 limit=settings.top_k - len(pinned),
                 now=time.time(),
                 min_confidence=settings.min_confidence,
+                expansion=self.vocabulary.expand(query_terms),
             )
         ids = [hit.id for hit in pinned] + [hit.id for hit in ranked]
         lessons = tuple(shared.store.get_lessons(ids))
-        return Recall(query, lessons, tuple(self.recall_skills(query)))
+        return Recall(query, lessons, tuple(self.recall_skills(query, query_terms=query_terms)))
 
-    def recall_skills(self, query: str, limit: int = 2) -> list[Skill]:
+    def recall_skills(
+        self, query: str, limit: int = 2, *, query_terms: Sequence[str] | None = None
+    ) -> list[Skill]:
         """Learned procedures that fit the query and have mostly worked."""
         shared = self.shared
         if not shared.settings.enabled or not query.strip():
             return []
-        wanted = set(terms(query))
+        wanted = set(terms(query) if query_terms is None else query_terms)
         scored: list[tuple[float, Skill]] = []
         for skill in shared.store.skills(shared.scopes):
             if skill.success_rate < 0.4:
@@ -290,8 +264,8 @@ class LessonBook:
                 continue
             trigger = redact(proposal.trigger.strip() or "generally")[:MAX_TRIGGER_CHARS]
             guidance = redact(proposal.guidance.strip())[:MAX_GUIDANCE_CHARS]
-            if not guidance:
-                continue
+            if not guidance or is_vague(guidance):
+                continue  # nothing specific to act on ("be good", "write clean code")
             text = f"{trigger}: {guidance}"
             existing = self.find_similar(text)
             if existing is not None:
@@ -316,30 +290,45 @@ class LessonBook:
         return stored, merged
 
     def find_similar(self, text: str) -> Lesson | None:
-        """An existing lesson in scope that says the same thing, if any."""
-        wanted = search_words(text)
+        """An existing lesson in scope that says the same thing, if any.
+
+        Candidates come from the recall index (every lesson whose terms overlap by
+        Dice ≥ the threshold, closest first); :func:`same_meaning` has the last word.
+        """
+        shared = self.shared
+        wanted = terms(text)
         if not wanted:
             return None
-        for lesson, _ in self.shared.store.search_lessons(wanted, self.shared.scopes, limit=20):
+        with shared.lock:
+            ids = self.index.current().similar(wanted, shared.scopes, MERGE_THRESHOLD)
+        for lesson in shared.store.get_lessons(ids):
             if same_meaning(lesson.text, text, MERGE_THRESHOLD):
                 return lesson
         return None
 
     # -- upkeep -------------------------------------------------------------------- #
 
-    def consolidate(self) -> int:
-        """Forget lessons whose trust has decayed below the minimum (never pinned ones)."""
+    def consolidate(self) -> Consolidation:
+        """Forget decayed lessons, then merge restatements into one with all their evidence.
+
+        Decayed: trust below ``learning.minConfidence`` (never a pinned lesson).
+        Restatements: see :mod:`comodor.brain.merging`.
+        """
         shared = self.shared
         settings = shared.settings
         now = time.time()
-        doomed = [
+        lessons = shared.store.lessons(shared.scopes)
+        doomed = {
             lesson.id
-            for lesson in shared.store.lessons(shared.scopes)
+            for lesson in lessons
             if not lesson.pinned
             and lesson.effective_confidence(settings.half_life_days, now) < settings.min_confidence
-        ]
-        removed = shared.store.delete_lessons(doomed)
+        }
+        removed = shared.store.delete_lessons(sorted(doomed))
+        kept = [lesson for lesson in lessons if lesson.id not in doomed]
+        merges = find_merges(kept, shared.store.lesson_terms(shared.scopes), MERGE_THRESHOLD)
+        shared.store.merge_lessons([(merge.kept, merge.merged) for merge in merges])
         shared.store.prune_lesson_log()
-        if removed:
+        if removed or merges:
             self.changed()
-        return removed
+        return Consolidation(removed, tuple(merges))

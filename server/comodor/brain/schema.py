@@ -5,10 +5,13 @@ only ever move forward, each in its own transaction; a file written by a newer
 Comodor (a version we do not know) is refused rather than guessed at, so an
 old release can never damage a newer brain.
 
-The FTS5 index over lessons is an external-content table kept in sync by
-triggers. The update trigger fires only when a text column changes: credit
+The FTS5 index over lessons is an external-content table over the ``terms``
+column (the lesson's terms in any script, computed in Python by
+:func:`comodor.brain.text.terms`; the tokenizer only splits them apart), kept in
+sync by triggers. The update trigger fires only when the terms change: credit
 updates (``wins = wins + 1``) happen on every task and must not rewrite the
-full-text index each time.
+full-text index each time. Migrations may call ``comodor_terms(text)``, which the
+store registers on its connection.
 
 ``lesson_log`` records which lessons changed, so every process holding an
 in-memory recall index (language server, MCP server) can catch up with writes
@@ -230,6 +233,54 @@ MIGRATIONS: tuple[str, ...] = (
     # brain.db (PyPI's `comodor` agent keeps one) is never mistaken for ours, nor ours for it.
     f"""
     PRAGMA application_id = {APPLICATION_ID};
+    """,
+    # 6: the brain's id, which its recall snapshot file must carry (brain/index_file.py);
+    # terms in any script (brain/tokens.py), recomputed for every lesson, and full-text
+    # search over those terms: one FTS5 token per term, whatever its script.
+    """
+    INSERT OR IGNORE INTO meta (key, value) VALUES ('brain_id', lower(hex(randomblob(16))));
+    DROP TRIGGER IF EXISTS lessons_fts_insert;
+    DROP TRIGGER IF EXISTS lessons_fts_delete;
+    DROP TRIGGER IF EXISTS lessons_fts_update;
+    DROP TABLE IF EXISTS lessons_fts;
+    UPDATE lessons SET terms = comodor_terms(trigger || ': ' || guidance);
+    CREATE VIRTUAL TABLE lessons_fts USING fts5(
+        terms, content='lessons', content_rowid='id',
+        tokenize="unicode61 remove_diacritics 0 categories 'L* N* M* Co Cf' tokenchars '_'"
+    );
+    CREATE TRIGGER lessons_fts_insert AFTER INSERT ON lessons BEGIN
+        INSERT INTO lessons_fts(rowid, terms) VALUES (new.id, new.terms);
+    END;
+    CREATE TRIGGER lessons_fts_delete AFTER DELETE ON lessons BEGIN
+        INSERT INTO lessons_fts(lessons_fts, rowid, terms) VALUES ('delete', old.id, old.terms);
+    END;
+    CREATE TRIGGER lessons_fts_update AFTER UPDATE OF terms ON lessons BEGIN
+        INSERT INTO lessons_fts(lessons_fts, rowid, terms) VALUES ('delete', old.id, old.terms);
+        INSERT INTO lessons_fts(rowid, terms) VALUES (new.id, new.terms);
+    END;
+    INSERT INTO lessons_fts(lessons_fts) VALUES ('rebuild');
+    """,
+    # 7: the learned vocabulary (brain/vocabulary.py): per project, how many successful
+    # tasks were seen, how many had each request term / recalled-lesson term, and each pair.
+    """
+    CREATE TABLE IF NOT EXISTS vocab_tasks (
+        scope TEXT PRIMARY KEY,
+        tasks INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS vocab_terms (
+        scope TEXT NOT NULL,
+        side TEXT NOT NULL,
+        term TEXT NOT NULL,
+        tasks INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, side, term)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS vocab_pairs (
+        scope TEXT NOT NULL,
+        query_term TEXT NOT NULL,
+        lesson_term TEXT NOT NULL,
+        tasks INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, query_term, lesson_term)
+    ) WITHOUT ROWID;
     """,
 )
 

@@ -140,6 +140,9 @@ class TaskLedger:
             return episode.id
         shared.store.credit(episode.recalled, won=success)
         shared.store.credit_skills(episode.skills, won=success)
+        if success and episode.recalled:
+            # What helped, in the words the user asked with: the learned vocabulary.
+            self.lessons.vocabulary.learn(episode.goal, shared.store.get_lessons(episode.recalled))
         self.lessons.changed()
         if shared.settings.corrections:
             self._record_pitfalls(messages, episode.id)

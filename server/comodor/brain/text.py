@@ -1,9 +1,10 @@
 """Words: tokenising for recall, and telling a restatement from a contradiction.
 
-Recall and near-duplicate detection both work on *terms*: lower-cased words with
-common suffixes stripped ("running tests" and "run the test" share ``run`` and
-``test``), stop words removed, identifiers split (``cacheProvider`` and
-``cache_provider`` both yield ``cache`` and ``provider``).
+Recall, near-duplicate detection and full-text search all work on *terms*: the
+words of :func:`comodor.brain.tokens.words` (any script, case-folded, identifiers
+whole and split, CJK as bigrams), English stop words removed and common English
+suffixes stripped ("running tests" and "run the test" share ``run`` and ``test``;
+other scripts are not stemmed: a wrong stem is worse than none).
 
 Similarity respects meaning where bag-of-words would not: "Do not use unittest"
 and "Use unittest" share every content word, yet merging them would turn a
@@ -17,8 +18,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-_WORD = re.compile(r"[A-Za-z0-9]+(?:['’][a-z]+)?")
-_CAMEL = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+from .tokens import words
+
+__all__ = ["negations", "overlap", "same_meaning", "stem", "terms", "words"]
 
 STOP_WORDS = frozenset(
     [
@@ -199,26 +201,18 @@ def stem(word: str) -> str:
     return word
 
 
-def words(text: str) -> list[str]:
-    """Lower-cased raw words in order, identifiers split into their parts."""
-    out: list[str] = []
-    for match in _WORD.finditer(text):
-        token = match.group(0).replace("’", "'")
-        parts = _CAMEL.findall(token) if any(c.isupper() for c in token[1:]) else [token]
-        for part in parts:
-            out.append(part.lower())
-        if len(parts) > 1:
-            out.append(token.lower())
-    return out
-
-
 def terms(text: str) -> list[str]:
     """Distinct index terms of ``text``, in first-seen order, at most :data:`MAX_TERMS`."""
     seen: dict[str, None] = {}
     for word in words(text):
-        if word in STOP_WORDS or word in NEGATIONS or len(word) < 2:
+        if word in STOP_WORDS or word in NEGATIONS:
             continue
-        seen.setdefault(stem(word), None)
+        term = word.removesuffix("'s").replace("'", "") if "'" in word else word
+        if term.isascii():
+            if len(term) < 2:
+                continue
+            term = stem(term)
+        seen.setdefault(term, None)
         if len(seen) >= MAX_TERMS:
             break
     return list(seen)
@@ -305,3 +299,107 @@ def same_meaning(first: str, second: str, threshold: float = 0.55) -> bool:
 def estimate_tokens(text: str) -> int:
     """A model-agnostic token estimate (about four characters a token)."""
     return len(text) // 4 + 1
+
+
+_GENERIC_WORDS = (
+    "good",
+    "bad",
+    "better",
+    "best",
+    "clean",
+    "cleaner",
+    "code",
+    "coding",
+    "write",
+    "writing",
+    "written",
+    "careful",
+    "carefully",
+    "always",
+    "properly",
+    "proper",
+    "correct",
+    "correctly",
+    "make",
+    "sure",
+    "ensure",
+    "quality",
+    "nice",
+    "well",
+    "right",
+    "thing",
+    "things",
+    "stuff",
+    "work",
+    "working",
+    "job",
+    "great",
+    "readable",
+    "maintainable",
+    "efficient",
+    "efficiently",
+    "simple",
+    "simply",
+    "smart",
+    "thorough",
+    "thoroughly",
+    "attention",
+    "pay",
+    "focus",
+    "important",
+    "consistent",
+    "consistently",
+    "follow",
+    "practice",
+    "practices",
+    "standard",
+    "standards",
+    "mind",
+    "keep",
+    "try",
+    "think",
+    "use",
+    "do",
+    "get",
+    "robust",
+    "quick",
+    "quickly",
+    "fast",
+    "hard",
+    "effort",
+    "detail",
+    "details",
+    "neat",
+    "tidy",
+    "elegant",
+    "professional",
+    "approach",
+    "way",
+    "ways",
+    "general",
+    "effective",
+    "effectively",
+    "appropriate",
+    "appropriately",
+    "remember",
+    "everything",
+    "something",
+    "anything",
+    "careful",
+    "helpful",
+    "useful",
+    "reliable",
+)
+GENERIC_TERMS = frozenset(stem(word) for word in _GENERIC_WORDS)
+"""Words that say nothing specific about *what* to do ("write clean code", "be good")."""
+
+
+def is_vague(guidance: str) -> bool:
+    """Whether ``guidance`` names nothing specific: only generic words, or none at all.
+
+    A lesson without one specific term ("be good", "write clean code", "always be
+    careful") cannot be acted on and matches every request equally badly, so the
+    reflection path drops it. A command, flag, identifier, path or any other word
+    outside :data:`GENERIC_TERMS` makes it specific.
+    """
+    return not any(term not in GENERIC_TERMS for term in terms(guidance))

@@ -242,5 +242,16 @@ class ToolResult:
 
 
 @attrs.frozen
+class MergeObject:
+    """One restatement folded into another lesson: ``merged`` is gone, ``kept`` holds it."""
+
+    kept: int
+    merged: int
+
+
+@attrs.frozen
 class ConsolidateResult:
     removed: int
+    merged: int = 0
+    """Added to the spec: restatements folded into another lesson (see ``merges``)."""
+    merges: list[MergeObject] = attrs.field(factory=list)

@@ -19,6 +19,7 @@ from typing import Any, Literal, NamedTuple
 import attrs
 
 from ..brain.models import ProposedLesson
+from ..brain.text import is_vague
 
 __all__ = [
     "KINDS",
@@ -300,6 +301,9 @@ def _lessons(raw: list[Any], redact: Redactor, notes: list[str]) -> tuple[Propos
         guidance = _clean(_lesson_text(item), redact, GUIDANCE_MAX)
         if not guidance:
             notes.append(f"lesson {position} has no guidance")
+            continue
+        if is_vague(guidance):
+            notes.append(f"lesson {position} is too vague to act on ({_show(guidance)})")
             continue
         trigger = _clean(item.get("trigger", item.get("when")), redact, TRIGGER_MAX)
         lesson = ProposedLesson(

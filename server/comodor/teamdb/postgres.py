@@ -125,6 +125,8 @@ class _Tx:
 class PostgresDatabase(StoreBase):
     """A team database: a connection pool, migrations, the shared dialect, meta."""
 
+    keeps_feedback = False  # feedback is personal: it stays in the member's brain file
+
     def __init__(
         self,
         url: str,

@@ -20,6 +20,7 @@ from .interface import TEAM_IDS, LogPosition, Store
 from .lessons import LessonRows
 from .rows import AgentWrite, RuleRow, VoteRow
 from .rules import RuleRows
+from .vocabulary import VocabularyRows
 
 __all__ = [
     "TEAM_IDS",
@@ -33,5 +34,5 @@ __all__ = [
 ]
 
 
-class BrainStore(LessonRows, RuleRows, EpisodeRows, CheckpointRows, Database):
+class BrainStore(LessonRows, RuleRows, EpisodeRows, CheckpointRows, VocabularyRows, Database):
     """Typed access to the brain file. Thread-safe; several processes may share the file."""

@@ -53,6 +53,9 @@ class StoreBase:
     """True when the store can only be read (see the SQLite backend's read-only fallback)."""
     voter: str = ""
     """Whose votes this store writes (see :mod:`comodor.brain.identity`); set by the opener."""
+    keeps_feedback: bool = True
+    """Whether this backend holds the ``feedback`` table (a team database does not: feedback
+    is personal)."""
 
     def _write(self) -> contextlib.AbstractContextManager[Tx]:
         """One write transaction; rolled back entirely on any error."""

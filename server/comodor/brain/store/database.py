@@ -39,6 +39,7 @@ from urllib.parse import quote
 from ..errors import BrainError, BrainUnavailable
 from ..identity import current_user
 from ..schema import MIGRATIONS, SCHEMA_VERSION
+from ..text import terms
 from .base import StoreBase
 from .identity import Identity, classify, identify
 from .salvage import describe, salvage
@@ -65,6 +66,11 @@ def unavailable(path: Path, error: BaseException) -> BrainUnavailable:
     )
     failure.reason = reason
     return failure
+
+
+def _index_terms(text: object) -> str:
+    """``comodor_terms(text)`` for migrations: a lesson's terms, as ``lessons.terms`` holds them."""
+    return " ".join(terms(str(text or "")))
 
 
 def split_sql(script: str) -> list[str]:
@@ -222,6 +228,7 @@ class Database(StoreBase):
         return target
 
     def _prepare(self, conn: sqlite3.Connection, identity: Identity | None = None) -> None:
+        conn.create_function("comodor_terms", 1, _index_terms, deterministic=True)
         if identity is None:  # no read-only look was possible: judge before the first write
             try:
                 classify(conn, self.path)
@@ -317,9 +324,11 @@ class Database(StoreBase):
         return str(self.path)
 
     def close(self) -> None:
+        # No ``PRAGMA optimize`` here: it runs ANALYZE, a schema change, and with
+        # SQLite 3.40 another process's next insert into the lessons (whose
+        # triggers write the FTS5 index) could then fail with "no such table:
+        # lessons" (seen in tests/brain/test_store.py, four writers at once).
         with self._lock:
-            with contextlib.suppress(sqlite3.Error):
-                self._conn.execute("PRAGMA optimize")
             if self._reader is not self._conn:
                 with self._read_lock:
                     self._reader.close()

@@ -129,6 +129,15 @@ class LessonRows(StoreBase):
     def lesson_log_head(self) -> LogPosition:
         return int(self._read("SELECT coalesce(max(rev), 0) FROM lesson_log")[0][0])
 
+    def lesson_log_covers(self, rev: int) -> bool:
+        """Whether every change after ``rev`` is still in the log (old entries are pruned)."""
+        newest, oldest = self._read("SELECT max(rev), min(rev) FROM lesson_log")[0]
+        return newest is None or int(newest) <= rev or int(oldest) <= rev + 1
+
+    def count_all_lessons(self) -> int:
+        """Every lesson of every scope (what the recall index must hold)."""
+        return int(self._read("SELECT count(*) FROM lessons")[0][0])
+
     def update_lesson_text(self, lesson_id: int, trigger: str, guidance: str, terms: str) -> None:
         with self._write() as tx:
             tx.execute(
@@ -136,6 +145,60 @@ class LessonRows(StoreBase):
                 " WHERE id = ?",
                 (trigger, guidance, terms, time.time(), lesson_id),
             )
+
+    def lesson_terms(self, scopes: Sequence[str]) -> dict[int, tuple[str, ...]]:
+        """Every lesson's index terms (what merging compares), by id."""
+        if not scopes:
+            return {}
+        rows = self._read(
+            f"SELECT id, terms FROM lessons WHERE scope IN ({in_marks(scopes)})", scopes
+        )
+        return {int(row[0]): tuple(str(row[1]).split()) for row in rows}
+
+    def merge_lessons(self, pairs: Sequence[tuple[int, int]]) -> int:
+        """Fold each ``(kept, merged)`` in order: summed counters, then ``merged`` is gone.
+
+        One transaction; the counters are added in SQL (another process crediting
+        the kept lesson meanwhile still counts). Feedback about the merged lesson
+        moves to the kept one. Returns how many merges happened (both lessons there).
+        """
+        done = 0
+        now = time.time()
+        with self._write() as tx:
+            for kept, merged in pairs:
+                if kept == merged:
+                    continue
+                row = tx.execute(
+                    "SELECT wins, losses, uses, confidence, pinned, last_success, last_used"
+                    " FROM lessons WHERE id = ?",
+                    (merged,),
+                ).fetchone()
+                if row is None:
+                    continue
+                wins, losses, uses, confidence, pinned, last_success, last_used = row
+                cursor = tx.execute(
+                    "UPDATE lessons SET wins = wins + ?, losses = losses + ?, uses = uses + ?,"
+                    " confidence = CASE WHEN confidence < ? THEN ? ELSE confidence END,"
+                    " pinned = CASE WHEN pinned < ? THEN ? ELSE pinned END,"
+                    " last_success = CASE WHEN last_success < ? THEN ? ELSE last_success END,"
+                    " last_used = CASE WHEN last_used < ? THEN ? ELSE last_used END,"
+                    " updated_at = ? WHERE id = ?",
+                    (
+                        wins, losses, uses, confidence, confidence, pinned, pinned,
+                        last_success, last_success, last_used, last_used, now, kept,
+                    ),
+                )  # fmt: skip
+                if cursor.rowcount != 1:
+                    continue
+                tx.execute("DELETE FROM lessons WHERE id = ?", (merged,))
+                if self.keeps_feedback:
+                    tx.execute(
+                        "UPDATE feedback SET target_id = ?"
+                        " WHERE target = 'lesson' AND target_id = ?",
+                        (kept, merged),
+                    )
+                done += 1
+        return done
 
     def reinforce(self, lesson_id: int, boost: float, ceiling: float) -> None:
         """Seeing a lesson restated is evidence for it: raise its prior, atomically."""

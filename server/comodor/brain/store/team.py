@@ -291,6 +291,28 @@ class TeamStore(TeamSender, PersonalRows):
         if shared:
             self._queue("mark_used", {"ids": shared, "now": now})
 
+    def lesson_terms(self, scopes: Sequence[str]) -> dict[int, tuple[str, ...]]:
+        found = self.local.lesson_terms(scopes)
+        shared = [s for s in scopes if not personal(s)]
+        if shared:
+            try:
+                found.update(self._call(lambda: self._db.lesson_terms(shared)))
+            except _Offline:
+                for lesson in self._team_lessons_view(shared):
+                    found[lesson.id] = tuple(text_terms(lesson.text))
+        return found
+
+    def merge_lessons(self, pairs: Sequence[tuple[int, int]]) -> int:
+        """Local pairs merge in the file; team pairs are one queued change (in order)."""
+        mine = [pair for pair in pairs if not any(is_team_id(i) for i in pair)]
+        shared = [list(pair) for pair in pairs if all(is_team_id(i) for i in pair)]
+        done = self.local.merge_lessons(mine) if mine else 0
+        if shared:
+            self._queue("merge_lessons", {"pairs": shared})
+            self.mirror.forget_lessons([merged for _, merged in shared])
+            done += len(shared)
+        return done
+
     def prune_lesson_log(self, keep: int = 50_000) -> None:
         self.local.prune_lesson_log(keep)
         with contextlib.suppress(_Offline):

@@ -7,6 +7,7 @@ agent writes and meta are one user's activity on one machine: a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ..models import Episode
@@ -101,3 +102,18 @@ class PersonalRows:
 
     def set_meta(self, key: str, value: str) -> None:
         self.local.set_meta(key, value)
+
+    # The learned vocabulary is one user's wording: it stays on this machine.
+
+    def observe_vocabulary(
+        self, scope: str, query_terms: Sequence[str], lesson_terms: Sequence[str]
+    ) -> None:
+        self.local.observe_vocabulary(scope, query_terms, lesson_terms)
+
+    def vocabulary_tasks(self, scope: str) -> int:
+        return self.local.vocabulary_tasks(scope)
+
+    def vocabulary(
+        self, scope: str, min_pair_tasks: int
+    ) -> tuple[int, dict[tuple[str, str], int], list[tuple[str, str, int]]]:
+        return self.local.vocabulary(scope, min_pair_tasks)
