@@ -151,6 +151,16 @@ def _on_line(tokens: tuple[_Token, ...], line: int) -> tuple[_Token, ...]:
     return tokens[lo:hi]
 
 
+def pattern_for(language: str | None) -> re.Pattern[str] | None:
+    """The compiled pattern that finds a language's strings and comments (None: no lexer).
+
+    Its groups are ``c`` (a comment), ``t`` (a triple-quoted or template literal), ``s``
+    (a one-line literal) and ``p`` (a Python prefix); :func:`lex` and the violation
+    detectors' :class:`~comodor.capture.violations.source.Source` both read it.
+    """
+    return _PATTERNS.get(language or "")
+
+
 def lex(text: str, language: str | None) -> Lexed:
     """Split ``text`` into strings, comments and masked code; unknown languages have none."""
     lines = tuple(text.splitlines())
