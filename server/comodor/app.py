@@ -39,6 +39,7 @@ from .brain.worker import BrainWorker
 from .capture.languages import language_of
 from .capture.own_writes import OwnWrites
 from .capture.tracker import CaptureTracker
+from .diagnose import document_report, exception_key
 from .paths import (
     default_brain_path,
     in_git_folder,
@@ -294,6 +295,38 @@ class ComodorApp:
         """The confident, active rules that apply to a document — from memory, no I/O."""
         language = language_of_document(uri, language_id)
         return self.wire.rules(self.engine.active_rules(language))
+
+    def relative_document_path(self, uri: str) -> str | None:
+        """A workspace document's path relative to the workspace (None: not one of ours)."""
+        path, tracker = self._tracked(uri), self.tracker
+        if path is None or tracker is None:
+            return None
+        return tracker.key(path)
+
+    def document_diagnostics(
+        self, uri: str, text: str, language_id: str | None
+    ) -> protocol.DocumentDiagnostics:
+        """Where a document breaks its house rules, and the fixes (memory only, any thread)."""
+        language = language_of_document(uri, language_id)
+        return document_report(
+            self.engine.active_rules(language),
+            self.settings,
+            self.relative_document_path(uri),
+            text,
+            language,
+        )
+
+    def rule_exception(self, rule_id: int, uri: str, place: str) -> protocol.RuleObject:
+        """Say "not here": the rule does not apply at this place of the document."""
+        path = self.relative_document_path(uri)
+        if path is None:
+            raise InvalidInput("uri", f"{uri[:200]!r} is not a document of this workspace")
+        rule = self.engine.add_rule_exception(
+            rule_id, exception_key(path, place), detail=f"not here, in {path}"
+        )
+        if rule is None:
+            raise InvalidInput("id", f"there is no house rule {rule_id}")
+        return self.wire.rule(rule)
 
     # -- rules files --------------------------------------------------------------- #
 

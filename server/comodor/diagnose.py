@@ -1,0 +1,135 @@
+"""House rules in the editor: which rules a document is checked against, and the report.
+
+The app's part of diagnostics, between the brain's rule cache and the detectors in
+:mod:`comodor.capture.violations`:
+
+- **Which rules.** The confident, active rules that apply to the document (scope and
+  language, from memory: no SQLite), whose key a detector can locate. One rule per
+  key: a rule learned for this language beats one for every language, the user's
+  own words beat the rest, then the newest. Rules whose only evidence is a project
+  config file are left to the formatter that config belongs to, unless
+  ``diagnostics.configRules`` says otherwise.
+- **Where not.** Files outside the workspace, files larger than ``watch.maxFileBytes``,
+  generated and vendored files (the detectors decide), and places the user said
+  "not here" about (the rule's exceptions).
+- **What is said.** Each place says the rule's statement and evidence; its code is the
+  rule's key, its data the rule's id and the place's key for "Not here".
+
+Pure over its inputs and the in-memory rule cache, so the language server runs it
+on its own thread, off the event loop.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+
+from .brain.models import Rule
+from .capture.violations import DETECTABLE, Fix, find_violations, merge_fixes, split_lines
+from .protocol.editor import (
+    DiagnosticObject,
+    DocumentDiagnostics,
+    FixObject,
+    RangeObject,
+    TextEditObject,
+)
+from .settings import Settings
+
+MAX_DIAGNOSTICS = 500
+"""Places shown per document; fix-all still mends every place it can."""
+FIX_ALL_TITLE = "Fix all Comodor issues"
+
+
+def place_of(line_text: str) -> str:
+    """The key of a spot for "Not here": a digest of its line (it survives edits elsewhere)."""
+    return hashlib.sha256(line_text.strip().encode("utf-8")).hexdigest()[:16]
+
+
+def exception_key(relative_path: str, place: str) -> str:
+    """What a rule's exception remembers: the file and the place in it."""
+    return f"{relative_path}:{place}"
+
+
+def rules_to_check(rules: Iterable[Rule], *, config_rules: bool) -> dict[str, Rule]:
+    """One rule per detectable key, the most specific and most explicit first."""
+    chosen: dict[str, Rule] = {}
+    for rule in rules:
+        if rule.key not in DETECTABLE:
+            continue
+        if rule.source == "evidence" and not rule.team and not config_rules:
+            continue  # a formatter's config says so: the formatter enforces it
+        best = chosen.get(rule.key)
+        if best is None or _rank(rule) > _rank(best):
+            chosen[rule.key] = rule
+    return chosen
+
+
+def _rank(rule: Rule) -> tuple[bool, bool, float]:
+    return (rule.language is not None, rule.source == "user", rule.updated_at)
+
+
+def document_report(
+    rules: Iterable[Rule],
+    settings: Settings,
+    path: str | None,
+    text: str,
+    language: str | None,
+) -> DocumentDiagnostics:
+    """Where the document breaks ``rules``, with a fix for each place and one for all.
+
+    ``rules`` are the confident, active rules that apply to the document's language;
+    ``path`` is its workspace-relative path (None: not a workspace document).
+    """
+    severity = settings.diagnostics.severity
+    if severity == "off" or path is None or len(text) > settings.watch.max_file_bytes:
+        return DocumentDiagnostics()
+    chosen = rules_to_check(rules, config_rules=settings.diagnostics.config_rules)
+    if not chosen:
+        return DocumentDiagnostics()
+    found = find_violations(text, language, path, {key: rule.value for key, rule in chosen.items()})
+    lines = split_lines(text) if found else ()
+    diagnostics: list[DiagnosticObject] = []
+    fixes: list[Fix] = []
+    for key, violations in found.items():
+        rule = chosen[key]
+        exceptions = set(rule.exceptions)
+        message = f"{rule.statement} ({rule.evidence})" if rule.evidence else rule.statement
+        for violation in violations:
+            line = violation.start[0]
+            place = place_of(lines[line] if line < len(lines) else "")
+            if exception_key(path, place) in exceptions:
+                continue
+            fix = _fix_object(violation.fix) if violation.fix is not None else None
+            if violation.fix is not None:
+                fixes.append(violation.fix)
+            diagnostics.append(
+                DiagnosticObject(
+                    range=_range(violation.start, violation.end),
+                    message=message,
+                    code=key,
+                    rule_id=rule.id,
+                    severity=severity,
+                    place=place,
+                    fix=fix,
+                )
+            )
+    diagnostics.sort(key=lambda d: (d.range.start_line, d.range.start_character, d.code))
+    merged = merge_fixes(fixes)
+    fix_all = (
+        FixObject(FIX_ALL_TITLE, tuple(_edit(r.start, r.end, r.text) for r in merged))
+        if merged
+        else None
+    )
+    return DocumentDiagnostics(tuple(diagnostics[:MAX_DIAGNOSTICS]), fix_all)
+
+
+def _range(start: tuple[int, int], end: tuple[int, int]) -> RangeObject:
+    return RangeObject(start[0], start[1], end[0], end[1])
+
+
+def _edit(start: tuple[int, int], end: tuple[int, int], new_text: str) -> TextEditObject:
+    return TextEditObject(_range(start, end), new_text)
+
+
+def _fix_object(fix: Fix) -> FixObject:
+    return FixObject(fix.title, tuple(_edit(r.start, r.end, r.text) for r in fix.replacements))
