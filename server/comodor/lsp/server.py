@@ -4,15 +4,15 @@
 ``initialize``), the brain worker, the settings as resolved from the user file,
 ``initializationOptions`` and ``workspace/configuration``, and the prefetch
 timers. The handlers live in one module per concern (``lifecycle``,
-``commands``, ``hover``, ``documents``), each a module-level function named for
-its method, registered by :func:`create_server`.
+``commands``, ``hover``, ``documents``, ``diagnostics``, ``code_actions``), each a
+module-level function named for its method, registered by :func:`create_server`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
@@ -23,6 +23,9 @@ from .. import __version__, config
 from ..app import ComodorApp
 from ..brain.events import Event, MemoryEvent
 from ..brain.worker import BrainWorker
+
+if TYPE_CHECKING:
+    from .diagnostics import DiagnosticsPublisher
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +80,8 @@ class ComodorServer(LanguageServer):
         """Whether the client declared ``experimental.comodorMemory`` (it shows its own
         announcements); otherwise learned rules are also announced with showMessage."""
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.diagnostics: DiagnosticsPublisher | None = None
+        """Pushes house-rule diagnostics for open documents (see ``lsp.diagnostics``)."""
 
     @property
     def settings(self) -> Any:
