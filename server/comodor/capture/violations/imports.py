@@ -21,7 +21,7 @@ import attrs
 from ..languages import JS_LIKE
 from .model import Fix, Replacement, Violation
 from .source import Source
-from .words import identifier, used_anywhere, uses_in_fields
+from .words import identifier, object_member, used_anywhere, uses_in_fields
 
 _PY_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+")
 _PY_IMPORT = re.compile(r"^[ \t]*import[ \t]+([A-Za-z_]\w*)[ \t]*$")
@@ -83,25 +83,55 @@ def _parse_names(text: str) -> tuple[tuple[str, str], ...] | None:
     return tuple(names) or None
 
 
+def _used_outside(source: Source, name: str, s: _Statement) -> bool:
+    """Whether ``name`` is used anywhere but in the import statement ``s`` itself."""
+    for m in identifier(name).finditer(source.code_text):
+        if not s.start <= m.start() < s.end:
+            return True
+    return any(True for _ in uses_in_fields(source, name, 0, len(source.text)))
+
+
 def _rewrites_safely(source: Source, name: str, s: _Statement) -> list[tuple[int, int]] | None:
     """Every use of ``name`` outside the import, or None when one of them is not a plain use."""
     uses: list[tuple[int, int]] = []
     code = source.code_text
+    others = _import_spans(source)
     for m in identifier(name).finditer(code):
         if s.start <= m.start() < s.end:
             continue
+        if any(start <= m.start() < end for start, end in others):
+            return None  # imported again by another statement
         after = code[m.end() : m.end() + 3]
         before = code[max(0, m.start() - 12) : m.start()]
         if re.match(r"\s*=(?!=)", after) or re.match(r"\s*:", after):
             return None  # assigned, a keyword argument, an object key or annotation target
         if re.search(r"\b(?:def|class|as|for|import|function|const|let|var)\s+$", before):
             return None  # the name is defined again
+        if source.language != "python" and object_member(source, m.start(), m.end()):
+            return None  # `{ name }` would need a key once the name is qualified
         uses.append((m.start(), m.end()))
     if any(True for _ in uses_in_fields(source, name, 0, len(source.text))):
         return None
     if any(lit.body == name for lit in source.literals):
         return None  # listed by name (``__all__``, a re-export)
     return uses
+
+
+def _import_spans(source: Source) -> list[tuple[int, int]]:
+    """Where every import statement of the file is (offsets), parenthesized lists included."""
+    spans: list[tuple[int, int]] = []
+    for line, code in enumerate(source.code):
+        stripped = code.lstrip()
+        heads = ("import ", "from ") if source.language == "python" else ("import", "export {")
+        if not stripped.startswith(heads) and not re.match(r"export\s*\*", stripped):
+            continue
+        start = source.line_starts[line]
+        end = start + len(code)
+        opener = code.find("(") if source.language == "python" else code.find("{")
+        if opener >= 0 and (start + opener) in source.close_of:
+            end = max(end, source.close_of[start + opener] + 1)
+        spans.append((start, end))
+    return spans
 
 
 # --- Python ------------------------------------------------------------------------ #
@@ -140,7 +170,7 @@ def _module_fix(source: Source, s: _Statement) -> Fix | None:
         return None
     top = s.module.split(".")[0]
     existing = re.search(rf"(?m)^[ \t]*import[ \t]+{re.escape(s.module)}[ \t]*$", source.code_text)
-    if existing is None and used_anywhere(source, top):
+    if existing is None and _used_outside(source, top, s):
         return None  # the module's name is taken by something else
     replacements: list[Replacement] = []
     for member, _ in s.names:
@@ -151,7 +181,8 @@ def _module_fix(source: Source, s: _Statement) -> Fix | None:
             replacements.append(
                 Replacement(source.position(start), source.position(end), f"{s.module}.{member}")
             )
-    if existing is not None:  # the module is imported already: drop this import's lines
+    top_level = source.depths[source.line_of(s.start)] == 0
+    if existing is not None and top_level:  # imported already: drop this import's lines
         line, end_line = source.line_of(s.start), source.line_of(s.end)
         if end_line + 1 < len(source.lines):
             stop = (end_line + 1, 0)
@@ -296,7 +327,8 @@ def _js_named(source: Source) -> Iterator[_Statement]:
 
 
 def _namespace_name(module: str) -> str:
-    last = module.rstrip("/").split("/")[-1]
+    """``fs`` for ``node:fs``, ``userService`` for ``./user-service.js``, ``fp`` for ``a/fp``."""
+    last = module.rsplit(":", maxsplit=1)[-1].rstrip("/").split("/")[-1]
     last = re.sub(r"\.(?:[cm]?[jt]sx?|json)$", "", last)
     words = [word for word in re.split(r"[^A-Za-z0-9]+", last) if word]
     if not words:

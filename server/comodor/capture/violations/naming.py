@@ -22,23 +22,26 @@ from ..detect_naming import casing, class_name, function_name, variable_name
 from ..languages import JS_LIKE
 from .model import Fix, Replacement, Violation
 from .source import Source
-from .words import identifier, used_anywhere, uses_in_fields
+from .words import identifier, object_member, used_anywhere, uses_in_fields
 
 _FRAMEWORK_NAMES = frozenset(
     {
-        "setUp",
-        "tearDown",
-        "setUpClass",
-        "tearDownClass",
-        "setUpModule",
-        "tearDownModule",
-        "asyncSetUp",
-        "asyncTearDown",
-        "setUpTestData",
-        "runTest",
-        "maxDiff",
+        # unittest.TestCase and TestResult
+        "setUp", "tearDown", "setUpClass", "tearDownClass", "setUpModule",
+        "tearDownModule", "asyncSetUp", "asyncTearDown", "setUpTestData", "runTest",
+        "shortDescription", "startTest", "stopTest", "startTestRun", "stopTestRun",
+        "addError", "addFailure", "addSkip", "addSuccess", "addExpectedFailure",
+        "addUnexpectedSuccess", "addSubTest", "addDuration",
+        # logging.Formatter and Handler
+        "formatTime", "formatException", "formatStack", "formatMessage", "usesTime",
+        "handleError", "createLock", "setFormatter", "getMessage",
+        # xml.sax handlers, socketserver, http.server
+        "startElement", "endElement", "startDocument", "endDocument", "startElementNS",
+        "endElementNS", "ignorableWhitespace", "processingInstruction",
+        "setDocumentLocator", "startPrefixMapping", "endPrefixMapping", "log_message",
     }
-)
+)  # fmt: skip
+"""Methods whose camelCase name a standard library base class dictates."""
 _FRAMEWORK_PREFIX = re.compile(r"^(?:visit|depart|leave)_[A-Za-z]|^do_[A-Z]+$")
 _ONE_LOWER_WORD = re.compile(r"^_*[a-z][a-z0-9]*$")
 _WORDS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z0-9]+")
@@ -139,7 +142,7 @@ def _rename(source: Source, line: int, old: str, new: str) -> Fix | None:
     for m in identifier(old).finditer(code, start, end):
         if _keyword_argument(source, m.end()):
             return None  # a parameter's name in a call: not ours to rename
-        if source.language != "python" and _object_member(source, m.start(), m.end()):
+        if source.language != "python" and object_member(source, m.start(), m.end()):
             return None
         replacements.append(Replacement(source.position(m.start()), source.position(m.end()), new))
     for at, length in uses_in_fields(source, old, start, end):
@@ -215,18 +218,3 @@ def _keyword_argument(source: Source, end: int) -> bool:
         return False
     opener = source.enclosing_at(end)
     return opener >= 0 and source.text[opener] == "("
-
-
-def _object_member(source: Source, start: int, end: int) -> bool:
-    """A key or a shorthand member of an object literal (``{ name }``, ``name: 1``)."""
-    code = source.code_text
-    after = re.compile(r"[ \t\n]*(.)").match(code, end)
-    following = after.group(1) if after else ""
-    before = source.code_before(start)
-    preceding = code[before] if before >= 0 else ""
-    if not preceding or preceding not in "{,":
-        return False
-    opener = source.enclosing_at(start)
-    if opener < 0 or source.text[opener] != "{":
-        return False
-    return following == ":" or (following != "" and following in ",}")

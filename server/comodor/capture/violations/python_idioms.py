@@ -275,8 +275,19 @@ def _fstrings(source: Source) -> Iterator[Violation]:
         yield _violation(source, "format", lit.start, lit.end, _fstring_fix(source, lit))
 
 
+def _concatenated(source: Source, lit: Literal) -> bool:
+    """Whether the literal is glued to another one (``f"a{x}" "b"``): one string, two parts."""
+    if _glued_to_literal(source, lit):
+        return True
+    code = source.code_text
+    k = lit.end
+    while k < len(code) and code[k] in " \t\n\\":
+        k += 1
+    return source.literal_at(k) is not None
+
+
 def _fstring_fix(source: Source, lit: Literal) -> Fix | None:
-    if lit.triple or "\n" in lit.body:
+    if lit.triple or "\n" in lit.body or _concatenated(source, lit):
         return None
     pieces: list[str] = []
     arguments: list[str] = []

@@ -44,3 +44,18 @@ def used_anywhere(source: Source, name: str) -> bool:
     if identifier(name).search(source.code_text):
         return True
     return any(True for _ in uses_in_fields(source, name, 0, len(source.text)))
+
+
+def object_member(source: Source, start: int, end: int) -> bool:
+    """A key or a shorthand member of an object literal (``{ name }``, ``name: 1``)."""
+    code = source.code_text
+    after = re.compile(r"[ \t\n]*(.)").match(code, end)
+    following = after.group(1) if after else ""
+    before = source.code_before(start)
+    preceding = code[before] if before >= 0 else ""
+    if not preceding or preceding not in "{,":
+        return False
+    opener = source.enclosing_at(start)
+    if opener < 0 or source.text[opener] != "{":
+        return False
+    return following == ":" or (following != "" and following in ",}")
