@@ -304,9 +304,19 @@ class ComodorApp:
         return tracker.key(path)
 
     def document_diagnostics(
-        self, uri: str, text: str, language_id: str | None
+        self,
+        uri: str,
+        text: str,
+        language_id: str | None,
+        *,
+        fixes_for: tuple[int, int] | None = None,
+        fix_all: bool = False,
     ) -> protocol.DocumentDiagnostics:
-        """Where a document breaks its house rules, and the fixes (memory only, any thread)."""
+        """Where a document breaks its house rules (memory only, any thread).
+
+        With ``fixes_for`` (first, last line) the places on those lines carry their
+        fix; with ``fix_all`` the report has the fix for the whole document.
+        """
         language = language_of_document(uri, language_id)
         return document_report(
             self.engine.active_rules(language),
@@ -314,6 +324,8 @@ class ComodorApp:
             self.relative_document_path(uri),
             text,
             language,
+            fixes_for=fixes_for,
+            fix_all=fix_all,
         )
 
     def rule_exception(self, rule_id: int, uri: str, place: str) -> protocol.RuleObject:

@@ -74,11 +74,17 @@ def document_report(
     path: str | None,
     text: str,
     language: str | None,
+    *,
+    fixes_for: tuple[int, int] | None = None,
+    fix_all: bool = False,
 ) -> DocumentDiagnostics:
-    """Where the document breaks ``rules``, with a fix for each place and one for all.
+    """Where the document breaks ``rules``; fixes only where asked for.
 
     ``rules`` are the confident, active rules that apply to the document's language;
-    ``path`` is its workspace-relative path (None: not a workspace document).
+    ``path`` is its workspace-relative path (None: not a workspace document). Finding
+    the places is cheap, proving a fix safe is not (a rename must see every use), so
+    a place carries its fix only when it starts on a line in ``fixes_for`` (first,
+    last), and the fix for the whole document is worked out only with ``fix_all``.
     """
     severity = settings.diagnostics.severity
     if severity == "off" or path is None or len(text) > settings.watch.max_file_bytes:
@@ -88,6 +94,7 @@ def document_report(
         return DocumentDiagnostics()
     found = find_violations(text, language, path, {key: rule.value for key, rule in chosen.items()})
     lines = split_lines(text) if found else ()
+    places: dict[int, str] = {}
     diagnostics: list[DiagnosticObject] = []
     fixes: list[Fix] = []
     for key, violations in found.items():
@@ -96,11 +103,15 @@ def document_report(
         message = f"{rule.statement} ({rule.evidence})" if rule.evidence else rule.statement
         for violation in violations:
             line = violation.start[0]
-            place = place_of(lines[line] if line < len(lines) else "")
+            place = places.get(line)
+            if place is None:
+                place = places[line] = place_of(lines[line] if line < len(lines) else "")
             if exception_key(path, place) in exceptions:
                 continue
-            fix = _fix_object(violation.fix) if violation.fix is not None else None
-            if violation.fix is not None:
+            fix = None
+            if fixes_for is not None and fixes_for[0] <= line <= fixes_for[1]:
+                fix = _fix_object(violation.fix) if violation.fix is not None else None
+            if fix_all and violation.fix is not None:
                 fixes.append(violation.fix)
             diagnostics.append(
                 DiagnosticObject(
@@ -114,13 +125,13 @@ def document_report(
                 )
             )
     diagnostics.sort(key=lambda d: (d.range.start_line, d.range.start_character, d.code))
-    merged = merge_fixes(fixes)
-    fix_all = (
+    merged = merge_fixes(fixes) if fix_all else ()
+    whole = (
         FixObject(FIX_ALL_TITLE, tuple(_edit(r.start, r.end, r.text) for r in merged))
         if merged
         else None
     )
-    return DocumentDiagnostics(tuple(diagnostics[:MAX_DIAGNOSTICS]), fix_all)
+    return DocumentDiagnostics(tuple(diagnostics[:MAX_DIAGNOSTICS]), whole)
 
 
 def _range(start: tuple[int, int], end: tuple[int, int]) -> RangeObject:

@@ -257,3 +257,15 @@ async def test_a_client_that_shows_memory_itself_gets_no_extra_message(
     await learn_single_quotes(session)
     await session.settle()
     assert not [m for m in vscode_like_client.messages if "house rule" in m.message]
+
+
+async def test_a_fix_all_offered_in_a_menu_is_worked_out_when_chosen(session: Session) -> None:
+    await learned_quotes(session)
+    session.open("c.py", NEW_FILE)
+    diagnostics = await session.wait_diagnostics("c.py", lambda d: len(d) == 3)
+    actions = await session.code_actions("c.py", [diagnostics[0]])  # a menu: no `only`
+    offered = next(a for a in actions if a.title == "Fix all Comodor issues in this file")
+    if offered.edit is None:  # this client resolves code actions: the edit comes when chosen
+        offered = await session.client.code_action_resolve_async(offered)
+    fixed = apply_edits(NEW_FILE, edits_of(offered.edit))
+    assert '"folder"' not in fixed and "GREETING = 'hello'" in fixed

@@ -54,6 +54,8 @@ class Judged:
     """A document's last report, for the version it was computed on."""
 
     version: int | None
+    text: str
+    language_id: str | None
     lines: tuple[str, ...]
     report: DocumentDiagnostics
     diagnostics: tuple[types.Diagnostic, ...]
@@ -183,10 +185,30 @@ class DiagnosticsPublisher:
                 continue  # typed past: judge the newer text
             lines = tuple(_LINE_BREAK.split(text))
             converted = tuple(self._diagnostic(lines, item) for item in report.diagnostics)
-            judged = Judged(version, lines, report, converted)
+            judged = Judged(version, text, language_id, lines, report, converted)
             self.judged[uri] = judged
             return judged
         return None
+
+    async def with_fixes(
+        self, uri: str, judged: Judged, lines: tuple[int, int] | None, fix_all: bool
+    ) -> tuple[DocumentDiagnostics, tuple[types.Diagnostic, ...]] | None:
+        """The judged text's report again, with the fixes of ``lines`` and maybe for all."""
+        app, loop = self.server.app, self.server.loop
+        if app is None or loop is None or self._closed:
+            return None
+
+        def report() -> DocumentDiagnostics:
+            return app.document_diagnostics(
+                uri, judged.text, judged.language_id, fixes_for=lines, fix_all=fix_all
+            )
+
+        try:
+            fixed = await loop.run_in_executor(self.executor, report)
+        except (RuntimeError, concurrent.futures.CancelledError):
+            return None
+        converted = tuple(self._diagnostic(judged.lines, item) for item in fixed.diagnostics)
+        return fixed, converted
 
     def _publish(self, uri: str, version: int | None, items: list[types.Diagnostic]) -> None:
         if items:

@@ -14,14 +14,14 @@ inside an interpolation field, no re-export.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import attrs
 
 from ..languages import JS_LIKE
 from .model import Fix, Replacement, Violation
 from .source import Source
-from .words import identifier, object_member, used_anywhere, uses_in_fields
+from .words import object_member, occurrences, used_anywhere, uses_in_fields
 
 _PY_FROM = re.compile(r"^[ \t]*from[ \t]+([\w.]+)[ \t]+import[ \t]+")
 _PY_IMPORT = re.compile(r"^[ \t]*import[ \t]+([A-Za-z_]\w*)[ \t]*$")
@@ -29,6 +29,8 @@ _NAME_LIST = re.compile(r"^[\w\s,]*$")
 _JS_NAMESPACE = re.compile(r"^[ \t]*import[ \t]+\*[ \t]+as[ \t]+([\w$]+)\b")
 _JS_NAMED = re.compile(r"^[ \t]*import[ \t]+\{")
 _JS_FROM_AFTER = re.compile(r"[ \t]*from[ \t]+(?=['\"])")
+_ATTRIBUTE = re.compile(r"\.([A-Za-z_]\w*)")
+_JS_ATTRIBUTE = re.compile(r"\.([A-Za-z_$][\w$]*)")
 _ALIAS = re.compile(r"^([\w$]+)(?:\s+as\s+([\w$]+))?$")
 
 
@@ -60,7 +62,9 @@ def find(source: Source, key: str, value: str) -> list[Violation]:
     return []
 
 
-def _violation(source: Source, key: str, value: str, s: _Statement, fix: Fix | None) -> Violation:
+def _violation(
+    source: Source, key: str, value: str, s: _Statement, fix: Callable[[], Fix | None]
+) -> Violation:
     end = source.code_before(s.end) + 1
     return Violation(key, value, source.position(s.start), source.position(end), fix)
 
@@ -85,8 +89,8 @@ def _parse_names(text: str) -> tuple[tuple[str, str], ...] | None:
 
 def _used_outside(source: Source, name: str, s: _Statement) -> bool:
     """Whether ``name`` is used anywhere but in the import statement ``s`` itself."""
-    for m in identifier(name).finditer(source.code_text):
-        if not s.start <= m.start() < s.end:
+    for at in occurrences(source, name):
+        if not s.start <= at < s.end:
             return True
     return any(True for _ in uses_in_fields(source, name, 0, len(source.text)))
 
@@ -96,20 +100,21 @@ def _rewrites_safely(source: Source, name: str, s: _Statement) -> list[tuple[int
     uses: list[tuple[int, int]] = []
     code = source.code_text
     others = _import_spans(source)
-    for m in identifier(name).finditer(code):
-        if s.start <= m.start() < s.end:
+    for at in occurrences(source, name):
+        stop = at + len(name)
+        if s.start <= at < s.end:
             continue
-        if any(start <= m.start() < end for start, end in others):
+        if any(start <= at < end for start, end in others):
             return None  # imported again by another statement
-        after = code[m.end() : m.end() + 3]
-        before = code[max(0, m.start() - 12) : m.start()]
+        after = code[stop : stop + 3]
+        before = code[max(0, at - 12) : at]
         if re.match(r"\s*=(?!=)", after) or re.match(r"\s*:", after):
             return None  # assigned, a keyword argument, an object key or annotation target
         if re.search(r"\b(?:def|class|as|for|import|function|const|let|var)\s+$", before):
             return None  # the name is defined again
-        if source.language != "python" and object_member(source, m.start(), m.end()):
+        if source.language != "python" and object_member(source, at, stop):
             return None  # `{ name }` would need a key once the name is qualified
-        uses.append((m.start(), m.end()))
+        uses.append((at, stop))
     if any(True for _ in uses_in_fields(source, name, 0, len(source.text))):
         return None
     if any(lit.body == name for lit in source.literals):
@@ -119,7 +124,11 @@ def _rewrites_safely(source: Source, name: str, s: _Statement) -> list[tuple[int
 
 def _import_spans(source: Source) -> list[tuple[int, int]]:
     """Where every import statement of the file is (offsets), parenthesized lists included."""
+    cached = source.cache.get("import spans")
+    if isinstance(cached, list):
+        return cached
     spans: list[tuple[int, int]] = []
+    source.cache["import spans"] = spans
     for line, code in enumerate(source.code):
         stripped = code.lstrip()
         heads = ("import ", "from ") if source.language == "python" else ("import", "export {")
@@ -162,7 +171,7 @@ def _python_from(source: Source) -> Iterator[_Statement]:
 
 
 def _to_module(source: Source, s: _Statement) -> list[Violation]:
-    return [_violation(source, "python.import_style", "module", s, _module_fix(source, s))]
+    return [_violation(source, "python.import_style", "module", s, lambda: _module_fix(source, s))]
 
 
 def _module_fix(source: Source, s: _Statement) -> Fix | None:
@@ -210,17 +219,20 @@ def _to_from(source: Source, s: _Statement) -> list[Violation]:
     code = source.code_text
     members: list[tuple[int, int, str]] = []
     bare = False
-    for m in identifier(s.alias).finditer(code):
-        if s.start <= m.start() < s.end:
+    for at in occurrences(source, s.alias):
+        if s.start <= at < s.end:
             continue
-        attribute = re.compile(r"\.([A-Za-z_]\w*)").match(code, m.end())
+        attribute = _ATTRIBUTE.match(code, at + len(s.alias))
         if attribute is None:
             bare = True
             continue
-        members.append((m.start(), attribute.start(1), attribute.group(1)))
+        members.append((at, attribute.start(1), attribute.group(1)))
     if not members:
         return []  # nothing read from the module here: nothing to import by name
-    fix = None if bare else _from_fix(source, s, members)
+
+    def fix() -> Fix | None:
+        return None if bare else _from_fix(source, s, members)
+
     return [_violation(source, "python.import_style", "from", s, fix)]
 
 
@@ -281,18 +293,26 @@ def _to_named(source: Source, s: _Statement) -> list[Violation]:
     code = source.code_text
     members: list[tuple[int, int, str]] = []
     bare = False
-    for m in identifier(s.alias).finditer(code):
-        if s.start <= m.start() < s.end:
+    for at in occurrences(source, s.alias):
+        if s.start <= at < s.end:
             continue
-        attribute = re.compile(r"\.([A-Za-z_$][\w$]*)").match(code, m.end())
+        attribute = _JS_ATTRIBUTE.match(code, at + len(s.alias))
         if attribute is None:
             bare = True
             continue
-        members.append((m.start(), attribute.start(1), attribute.group(1)))
+        members.append((at, attribute.start(1), attribute.group(1)))
     if not members:
         return []
+
+    def fix() -> Fix | None:
+        return None if bare else _named_fix(source, s, members)
+
+    return [_violation(source, "js.import_style", "named", s, fix)]
+
+
+def _named_fix(source: Source, s: _Statement, members: list[tuple[int, int, str]]) -> Fix | None:
     fix = None
-    if not bare and not any(True for _ in uses_in_fields(source, s.alias, 0, len(source.text))):
+    if not any(True for _ in uses_in_fields(source, s.alias, 0, len(source.text))):
         names = sorted({name for _, _, name in members})
         if not any(used_anywhere(source, name) for name in names):
             replacements = [
@@ -304,7 +324,7 @@ def _to_named(source: Source, s: _Statement) -> list[Violation]:
                 Replacement(source.position(s.start), source.position(s.end), statement)
             )
             fix = Fix("Use named imports", tuple(sorted(replacements)))
-    return [_violation(source, "js.import_style", "named", s, fix)]
+    return fix
 
 
 def _js_named(source: Source) -> Iterator[_Statement]:
@@ -338,7 +358,9 @@ def _namespace_name(module: str) -> str:
 
 
 def _to_namespace(source: Source, s: _Statement) -> list[Violation]:
-    return [_violation(source, "js.import_style", "namespace", s, _namespace_fix(source, s))]
+    return [
+        _violation(source, "js.import_style", "namespace", s, lambda: _namespace_fix(source, s))
+    ]
 
 
 def _namespace_fix(source: Source, s: _Statement) -> Fix | None:

@@ -15,6 +15,7 @@ together. The inside of multi-line strings is never touched: it is part of a val
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import partial
 
 from ..indentation import indent_unit, leading
 from ..lexer import pattern_for
@@ -40,6 +41,12 @@ def find(source: Source, key: str, value: str, wanted: Mapping[str, str]) -> lis
     depths = source.depths
     found: list[Violation] = []
     blocks: dict[int, Fix | None] = {}
+
+    def block_fix(top: int) -> Fix | None:
+        if top not in blocks:
+            blocks[top] = _block_fix(source, top, style, unit)
+        return blocks[top]
+
     for line, depth in enumerate(depths):
         if not depth:
             continue
@@ -51,9 +58,7 @@ def find(source: Source, key: str, value: str, wanted: Mapping[str, str]) -> lis
         if not broken:
             continue
         top = _block_top(depths, line)
-        if top not in blocks:
-            blocks[top] = _block_fix(source, top, style, unit)
-        found.append(Violation(key, value, (line, 0), (line, len(lead)), blocks[top]))
+        found.append(Violation(key, value, (line, 0), (line, len(lead)), partial(block_fix, top)))
     return found
 
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cached_property
+
 import attrs
 
 Position = tuple[int, int]
@@ -25,7 +28,10 @@ class Fix:
     replacements: tuple[Replacement, ...]
 
 
-@attrs.frozen
+Fixer = Callable[[], "Fix | None"]
+
+
+@attrs.frozen(slots=False)
 class Violation:
     """One place that breaks the rule ``key = value``."""
 
@@ -33,8 +39,15 @@ class Violation:
     value: str
     start: Position
     end: Position
-    fix: Fix | None = None
-    """None when no edit can be trusted to keep the code's meaning (the place is still shown)."""
+    fixer: Fix | Fixer | None = attrs.field(default=None, eq=False, repr=False)
+    """The fix, or how to work it out: locating a place is cheap, proving a rename safe
+    is not, and diagnostics need only the places (code actions ask for the fixes)."""
+
+    @cached_property
+    def fix(self) -> Fix | None:
+        """The edit that mends this place; None when none can be trusted to keep the meaning."""
+        fixer = self.fixer
+        return fixer() if callable(fixer) else fixer
 
 
 def merge_fixes(fixes: list[Fix]) -> tuple[Replacement, ...]:

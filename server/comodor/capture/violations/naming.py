@@ -73,8 +73,8 @@ def find(source: Source, key: str, value: str) -> list[Violation]:
             continue
         start, end = (line, column), (line, column + len(name))
         new = convert(name, value)
-        fix = _rename(source, line, name, new) if new and new != name else None
-        found.append(Violation(key, value, start, end, fix))
+        fixer = _renamer(source, line, name, new) if new and new != name else None
+        found.append(Violation(key, value, start, end, fixer))
     return found
 
 
@@ -127,6 +127,10 @@ def convert(name: str, wanted: str) -> str:
 
 
 # --- the rename ------------------------------------------------------------------------ #
+
+
+def _renamer(source: Source, line: int, old: str, new: str) -> Callable[[], Fix | None]:
+    return lambda: _rename(source, line, old, new)
 
 
 def _rename(source: Source, line: int, old: str, new: str) -> Fix | None:

@@ -16,7 +16,8 @@ property or an abstract method, whose real type only its author knows.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from .model import Fix, Replacement, Violation
 from .source import Literal, Source
@@ -69,19 +70,32 @@ def _old_style(source: Source) -> Iterator[Violation]:
             closer = source.close_of.get(opener)
             if closer is None:
                 continue
-            fix = _format_call_fix(source, lit, opener, closer)
-            yield _violation(source, "fstring", lit.start, closer + 1, fix)
+            yield _violation(
+                source,
+                "fstring",
+                lit.start,
+                closer + 1,
+                partial(_format_call_fix, source, lit, opener, closer),
+            )
             continue
         percent = _PERCENT.match(code, lit.end)
         if percent is not None and "%" in lit.body:
             operand_end = _operand_end(source, percent.end())
             if operand_end is None:
                 continue
-            fix = _percent_fix(source, lit, percent.end(), operand_end)
-            yield _violation(source, "fstring", lit.start, operand_end, fix)
+            operand = percent.end()
+            yield _violation(
+                source,
+                "fstring",
+                lit.start,
+                operand_end,
+                partial(_percent_fix, source, lit, operand, operand_end),
+            )
 
 
-def _violation(source: Source, value: str, start: int, end: int, fix: Fix | None) -> Violation:
+def _violation(
+    source: Source, value: str, start: int, end: int, fix: Callable[[], Fix | None]
+) -> Violation:
     return Violation(
         "python.string_format", value, source.position(start), source.position(end), fix
     )
@@ -272,7 +286,7 @@ def _fstrings(source: Source) -> Iterator[Violation]:
         fields = [m for m in _FIELD.finditer(lit.body) if m.group(1) is not None]
         if not fields:
             continue  # no interpolation at all: not this rule's business
-        yield _violation(source, "format", lit.start, lit.end, _fstring_fix(source, lit))
+        yield _violation(source, "format", lit.start, lit.end, partial(_fstring_fix, source, lit))
 
 
 def _concatenated(source: Source, lit: Literal) -> bool:
@@ -335,11 +349,14 @@ def find_return_annotations(source: Source, value: str) -> list[Violation]:
         name_start = source.line_starts[line] + m.start(1)
         name = (source.position(name_start), source.position(name_start + len(m.group(1))))
         if value == "added" and arrow_at < 0:
-            fix = None
-            if _returns_nothing(source, line, header):
-                at = source.position(closer + 1)
-                fix = Fix("Annotate the return type: -> None", (Replacement(at, at, " -> None"),))
-            found.append(Violation("python.return_annotations", value, *name, fix))
+            found.append(
+                Violation(
+                    "python.return_annotations",
+                    value,
+                    *name,
+                    partial(_none_fix, source, line, header, closer),
+                )
+            )
         elif value == "removed" and arrow_at >= 0:
             end = source.code_before(header) + 1
             start = source.position(closer + 1)
@@ -357,6 +374,13 @@ def find_return_annotations(source: Source, value: str) -> list[Violation]:
                 )
             )
     return found
+
+
+def _none_fix(source: Source, line: int, header: int, closer: int) -> Fix | None:
+    if not _returns_nothing(source, line, header):
+        return None
+    at = source.position(closer + 1)
+    return Fix("Annotate the return type: -> None", (Replacement(at, at, " -> None"),))
 
 
 def _header_end(source: Source, start: int) -> int | None:

@@ -19,12 +19,11 @@ from __future__ import annotations
 import bisect
 import re
 from functools import cached_property
+from typing import NamedTuple
 
-import attrs
-
-from ..indentation import leading, nesting_depths
+from ..indentation import nesting_depths
 from ..languages import JS_LIKE
-from ..lexer import pattern_for
+from ..lexer import pattern_for, python_prefix, token_kind
 
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
 FILLER = "~"
@@ -35,8 +34,7 @@ _BRACKETS = re.compile(r"[()\[\]{}]")
 _OPENER_OF = {")": "(", "]": "[", "}": "{"}
 
 
-@attrs.frozen
-class Literal:
+class Literal(NamedTuple):
     """A string literal: where it is (offsets in ``Source.text``) and what it says."""
 
     start: int
@@ -62,8 +60,7 @@ class Literal:
         return "r" in self.prefix.lower()
 
 
-@attrs.frozen
-class Pair:
+class Pair(NamedTuple):
     """A bracket pair found in the code (offsets in ``Source.text``); ``close`` -1 if open."""
 
     open: int
@@ -89,11 +86,14 @@ class Source:
         pieces: list[str] = []
         pattern = pattern_for(language)
         position = 0
+        python = language == "python"
         if pattern is not None:
             for m in pattern.finditer(self.text):
                 start, end = m.span()
-                kind = m.lastgroup or "s"
-                raw = m.group(kind)
+                raw = m.group()
+                kind = token_kind(raw)
+                if python and kind != "c":
+                    start = max(position, python_prefix(self.text, start))
                 pieces.append(self.text[position:start])
                 if kind == "c":
                     comments.append((start, end))
@@ -120,6 +120,8 @@ class Source:
         joined = "".join(pieces)
         self.code_text = joined
         self.code: tuple[str, ...] = tuple(joined.split("\n"))
+        self.cache: dict[str, object] = {}
+        """What detectors work out once per document (the names it uses, its imports)."""
 
     # -- positions ------------------------------------------------------------ #
 
@@ -157,23 +159,52 @@ class Source:
     @cached_property
     def pairs(self) -> tuple[Pair, ...]:
         """Every bracket pair of the code, in order of their openers."""
-        found: list[Pair] = []
-        stack: list[tuple[str, int, int]] = []
+        return self._brackets[0]
+
+    @cached_property
+    def enclosing(self) -> tuple[int, ...]:
+        """For each line, the offset of the innermost bracket open at its start (-1: none)."""
+        return self._brackets[1]
+
+    @cached_property
+    def _brackets(self) -> tuple[tuple[Pair, ...], tuple[int, ...]]:
+        """One pass over the brackets: the pairs, and what is open where each line starts."""
+        opens: list[int] = []
+        closes: list[int] = []
+        chars: list[str] = []
+        stack: list[int] = []  # indexes into opens
+        enclosing = [-1] * len(self.lines)
+        starts = self.line_starts
+        line = 0
+        last_line = len(starts) - 1
         for m in _BRACKETS.finditer(self.code_text):
+            at = m.start()
+            while line < last_line and starts[line + 1] <= at:
+                line += 1
+                enclosing[line] = opens[stack[-1]] if stack else -1
             char = m.group()
             if char in "([{":
-                stack.append((char, m.start(), len(found)))
-                found.append(Pair(m.start(), -1, char))
+                stack.append(len(opens))
+                opens.append(at)
+                closes.append(-1)
+                chars.append(char)
                 continue
             want = _OPENER_OF[char]
-            if not any(entry[0] == want for entry in stack):
+            if stack and chars[stack[-1]] == want:
+                closes[stack.pop()] = at
+                continue
+            depth = len(stack) - 1
+            while depth >= 0 and chars[stack[depth]] != want:
+                depth -= 1
+            if depth < 0:
                 continue  # a stray closer: leave the stack alone
-            while stack:
-                opened, offset, index = stack.pop()
-                if opened == want:
-                    found[index] = Pair(offset, m.start(), opened)
-                    break
-        return tuple(found)
+            closes[stack[depth]] = at
+            del stack[depth:]
+        while line < last_line:
+            line += 1
+            enclosing[line] = opens[stack[-1]] if stack else -1
+        pairs = tuple(map(Pair, opens, closes, chars))
+        return pairs, tuple(enclosing)
 
     @cached_property
     def close_of(self) -> dict[int, int]:
@@ -183,30 +214,6 @@ class Source:
     @cached_property
     def open_of(self) -> dict[int, int]:
         return {pair.close: pair.open for pair in self.pairs if pair.close >= 0}
-
-    @cached_property
-    def enclosing(self) -> tuple[int, ...]:
-        """For each line, the offset of the innermost bracket open at its start (-1: none)."""
-        result = [-1] * len(self.lines)
-        events: list[tuple[int, int, int]] = []  # (offset, +1 open / -1 close, opener)
-        for pair in self.pairs:
-            events.append((pair.open, 1, pair.open))
-            if pair.close >= 0:
-                events.append((pair.close, -1, pair.open))
-        events.sort()
-        stack: list[int] = []
-        k = 0
-        for line, start in enumerate(self.line_starts):
-            while k < len(events) and events[k][0] < start:
-                _, kind, opener = events[k]
-                if kind == 1:
-                    stack.append(opener)
-                elif opener in stack:
-                    while stack and stack.pop() != opener:
-                        pass
-                k += 1
-            result[line] = stack[-1] if stack else -1
-        return tuple(result)
 
     def enclosing_at(self, offset: int) -> int:
         """The innermost bracket open just before ``offset`` (-1: none); one line is walked."""
@@ -234,7 +241,11 @@ class Source:
 
     def is_blank(self, line: int) -> bool:
         """No code on the line (blank, or only a comment)."""
-        return not self.code[line].strip()
+        return self._blank[line]
+
+    @cached_property
+    def _blank(self) -> tuple[bool, ...]:
+        return tuple(not code.strip() for code in self.code)
 
     @cached_property
     def continuation(self) -> tuple[bool, ...]:
@@ -245,27 +256,41 @@ class Source:
         literal), so only an open ``(`` or ``[`` makes it a continuation.
         """
         python = self.language == "python"
-        enclosing = self.enclosing
+        text = self.text
         result: list[bool] = []
         previous_backslash = False
-        for line, code in enumerate(self.code):
-            opener = enclosing[line]
-            char = self.text[opener] if opener >= 0 else ""
-            bracketed = bool(char) if python else char in ("(", "[")
-            result.append(bool(self.starts_inside[line]) or bracketed or previous_backslash)
-            previous_backslash = code.rstrip().endswith("\\")
+        for opener, inside, code in zip(self.enclosing, self.starts_inside, self.code, strict=True):
+            if inside or previous_backslash:
+                result.append(True)
+            elif opener < 0:
+                result.append(False)
+            else:
+                result.append(python or text[opener] != "{")
+            previous_backslash = code.endswith("\\") or code.rstrip().endswith("\\")
         return tuple(result)
 
+    @cached_property
+    def statement_lines(self) -> tuple[bool, ...]:
+        """Lines that start a statement at their block's indentation (depths are read off them)."""
+        return tuple(
+            not blank and not continued
+            for blank, continued in zip(self._blank, self.continuation, strict=True)
+        )
+
     def is_statement_line(self, line: int) -> bool:
-        """A line that starts a statement at its block's indentation (depths are read off it)."""
-        return not self.is_blank(line) and not self.continuation[line]
+        return self.statement_lines[line]
 
     @cached_property
     def depths(self) -> tuple[int | None, ...]:
-        """Each statement line's nesting depth (None for every other line)."""
+        """Each statement line's nesting depth (None for every other line).
+
+        Read the way the corrections read it (``indentation.nesting_depths``).
+        """
         shaped = [
-            " " * visual_width(leading(self.lines[k])) + "x" if self.is_statement_line(k) else ""
-            for k in range(len(self.lines))
+            " " * visual_width(line[: len(line) - len(line.lstrip(" \t"))]) + "x"
+            if statement
+            else ""
+            for line, statement in zip(self.lines, self.statement_lines, strict=True)
         ]
         return tuple(nesting_depths(shaped))
 

@@ -13,9 +13,36 @@ _TEMPLATE_FIELD = re.compile(r"\$\{([^{}`]*)\}")
 
 
 @lru_cache(maxsize=512)
-def identifier(name: str) -> re.Pattern[str]:
-    """``name`` as a whole identifier, not an attribute (``x.name``) nor part of a word."""
-    return re.compile(rf"(?<![\w$.]){re.escape(name)}(?![\w$])")
+def _literal(name: str) -> re.Pattern[str]:
+    # The name comes first, so the engine searches for it as a literal; the character
+    # before is checked by hand (a leading lookbehind makes it try every position).
+    return re.compile(rf"{re.escape(name)}(?![\w$])")
+
+
+class Identifier:
+    """Finds ``name`` as a whole identifier, not an attribute (``x.name``) nor part of a word."""
+
+    def __init__(self, name: str) -> None:
+        self.pattern = _literal(name)
+
+    def finditer(
+        self, text: str, start: int = 0, end: int | None = None
+    ) -> Iterator[re.Match[str]]:
+        stop = len(text) if end is None else end
+        for m in self.pattern.finditer(text, start, stop):
+            at = m.start()
+            if at == 0 or not _JOINS.match(text, at - 1):
+                yield m
+
+    def search(self, text: str, start: int = 0, end: int | None = None) -> re.Match[str] | None:
+        return next(self.finditer(text, start, end), None)
+
+
+_JOINS = re.compile(r"[\w$.]")
+
+
+def identifier(name: str) -> Identifier:
+    return Identifier(name)
 
 
 def uses_in_fields(source: Source, name: str, start: int, end: int) -> Iterator[tuple[int, int]]:
@@ -41,9 +68,28 @@ def uses_in_fields(source: Source, name: str, start: int, end: int) -> Iterator[
 
 def used_anywhere(source: Source, name: str) -> bool:
     """Whether ``name`` appears as an identifier in the code or in any interpolation field."""
-    if identifier(name).search(source.code_text):
-        return True
-    return any(True for _ in uses_in_fields(source, name, 0, len(source.text)))
+    return name in names_of(source)
+
+
+def names_of(source: Source) -> frozenset[str]:
+    """Every identifier the document uses (code and interpolation fields), computed once."""
+    cached = source.cache.get("names")
+    if isinstance(cached, frozenset):
+        return cached
+    occurrences(source, "")
+    index = source.cache["occurrences"]
+    assert isinstance(index, dict)
+    names = set(index)
+    for lit in source.literals:
+        if lit.is_fstring or lit.quote == "`":
+            names.update(_BARE_NAME.findall(lit.body))
+    frozen = frozenset(names)
+    source.cache["names"] = frozen
+    return frozen
+
+
+_NAME = re.compile(r"(?<![\w$.])[A-Za-z_$][\w$]*")
+_BARE_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def object_member(source: Source, start: int, end: int) -> bool:
@@ -59,3 +105,18 @@ def object_member(source: Source, start: int, end: int) -> bool:
     if opener < 0 or source.text[opener] != "{":
         return False
     return following == ":" or (following != "" and following in ",}")
+
+
+def occurrences(source: Source, name: str) -> list[int]:
+    """Offsets of ``name`` as an identifier in the code, from an index built once."""
+    cached = source.cache.get("occurrences")
+    index: dict[str, list[int]]
+    if isinstance(cached, dict):
+        index = cached
+    else:
+        index = {}
+        for m in _NAME.finditer(source.code_text):
+            index.setdefault(m.group(), []).append(m.start())
+        source.cache["occurrences"] = index
+    found: list[int] = index.get(name, [])
+    return found
