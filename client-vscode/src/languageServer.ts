@@ -3,6 +3,7 @@
 // else talks to the server through `api`, which always targets the current client.
 import * as vscode from 'vscode';
 import {
+  ClientCapabilities,
   CloseAction,
   DidChangeConfigurationNotification,
   ErrorAction,
@@ -11,12 +12,13 @@ import {
   RevealOutputChannelOn,
   ServerOptions,
   State,
+  StaticFeature,
   TransportKind,
 } from 'vscode-languageclient/node';
 import { CrashBudget } from './crashBudget';
 import { TRUSTED_HOVER_COMMANDS, rewriteHoverLinks } from './hoverLinks';
 import { openSetting } from './openSetting';
-import { MEMORY_NOTIFICATION, MemoryNotification } from './protocol';
+import { MEMORY_CAPABILITY, MEMORY_NOTIFICATION, MemoryNotification } from './protocol';
 import { selectedInterpreter } from './pythonExtension';
 import { INSTALL_HINT, ServerLaunch, describeLaunch, nodeResolutionDeps, resolveServer } from './serverResolution';
 import { ServerApi } from './serverApi';
@@ -51,6 +53,19 @@ class ComodorLanguageClient extends LanguageClient {
     super.error(message, data, this.quietErrors ? false : showNotification);
   }
 }
+
+/**
+ * Declares `capabilities.experimental.comodorMemory`: this extension shows learned rules
+ * itself (notifications.ts), so the server must not also announce them with showMessage.
+ */
+const memoryCapability: StaticFeature = {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    capabilities.experimental = { ...(capabilities.experimental ?? {}), [MEMORY_CAPABILITY]: true };
+  },
+  initialize(): void {},
+  getState: () => ({ kind: 'static' }),
+  clear(): void {},
+};
 
 export class ComodorServer implements vscode.Disposable {
   readonly output: vscode.OutputChannel;
@@ -247,6 +262,7 @@ export class ComodorServer implements vscode.Disposable {
       },
     };
     client = new ComodorLanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
+    client.registerFeature(memoryCapability);
     client.onNotification(MEMORY_NOTIFICATION, (params: MemoryNotification) => {
       if (params && typeof params.action === 'string') {
         this.memoryEmitter.fire(params);

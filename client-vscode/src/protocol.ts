@@ -173,6 +173,11 @@ export interface MemoryNotification {
 }
 
 export const MEMORY_NOTIFICATION = 'comodor/memory';
+/** The code action kind of the server's "fix every Comodor issue in this document". */
+export const FIX_ALL_KIND = 'source.fixAll.comodor';
+/** Declared under `capabilities.experimental`: this client shows `comodor/memory` itself, so
+ * the server sends no `window/showMessage` for a learned rule. */
+export const MEMORY_CAPABILITY = 'comodorMemory';
 
 /** Server command ids. vscode-languageclient registers these as VS Code commands itself,
  *  so the extension must never contribute or register them (it would collide). */
@@ -192,4 +197,5 @@ export const ServerCommand = {
   exportRules: 'comodor.exportRules',
   progress: 'comodor.progress',
   stats: 'comodor.stats',
+  notHere: 'comodor.notHere',
 } as const;

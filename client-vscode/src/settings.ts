@@ -41,6 +41,8 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: 'watch.exclude', type: 'string[]' },
   { key: 'watch.maxFileBytes', type: 'number' },
   { key: 'sync.targets', type: 'string[]' },
+  { key: 'diagnostics.severity', type: 'string' },
+  { key: 'diagnostics.configRules', type: 'boolean' },
 ];
 
 /** Settings only the extension reads. */
