@@ -38,6 +38,14 @@ def _wanted(kind: str, only: list[str] | None) -> bool:
     return any(kind == asked or kind.startswith(asked + ".") for asked in only)
 
 
+def _ours(diagnostic: types.Diagnostic) -> bool:
+    """One of ours: by its source, or by its data when a client dropped the source."""
+    data = diagnostic.data
+    return diagnostic.source == SOURCE or (
+        isinstance(data, dict) and "ruleId" in data and "place" in data
+    )
+
+
 def _resolves_edits(ls: ComodorServer) -> bool:
     """Whether the client fills in a code action's edit later (``codeAction/resolve``)."""
     capabilities = ls.client_capabilities
@@ -55,7 +63,7 @@ async def code_action(
         return None
     uri = params.text_document.uri
     only = [_kind_text(kind) for kind in params.context.only] if params.context.only else None
-    ours = [d for d in params.context.diagnostics if d.source == SOURCE]
+    ours = [d for d in params.context.diagnostics if _ours(d)]
     quickfixes = _wanted(QUICKFIX, only) and bool(ours)
     source_fix_all = _wanted(FIX_ALL, only)
     if not quickfixes and not source_fix_all:
