@@ -215,23 +215,39 @@ def _python_import(source: Source) -> Iterator[_Statement]:
         yield _Statement(start, end, m.group(1), alias=m.group(1))
 
 
-def _to_from(source: Source, s: _Statement) -> list[Violation]:
+def _module_members(
+    source: Source, name: str, pattern: re.Pattern[str]
+) -> tuple[list[tuple[int, int, str]], list[int]]:
+    """Uses of module ``name``: as ``name.member`` and bare (offsets), worked out once.
+
+    A file may import one module twice; its uses are read once per name.
+    """
+    key = f"members:{name}"
+    cached = source.cache.get(key)
+    if isinstance(cached, tuple):
+        return cached
     code = source.code_text
     members: list[tuple[int, int, str]] = []
-    bare = False
-    for at in occurrences(source, s.alias):
-        if s.start <= at < s.end:
-            continue
-        attribute = _ATTRIBUTE.match(code, at + len(s.alias))
+    bare: list[int] = []
+    for at in occurrences(source, name):
+        attribute = pattern.match(code, at + len(name))
         if attribute is None:
-            bare = True
-            continue
-        members.append((at, attribute.start(1), attribute.group(1)))
+            bare.append(at)
+        else:
+            members.append((at, attribute.start(1), attribute.group(1)))
+    source.cache[key] = (members, bare)
+    return members, bare
+
+
+def _to_from(source: Source, s: _Statement) -> list[Violation]:
+    found, bare = _module_members(source, s.alias, _ATTRIBUTE)
+    members = [member for member in found if not s.start <= member[0] < s.end]
     if not members:
         return []  # nothing read from the module here: nothing to import by name
+    used_bare = any(not s.start <= at < s.end for at in bare)
 
     def fix() -> Fix | None:
-        return None if bare else _from_fix(source, s, members)
+        return None if used_bare else _from_fix(source, s, members)
 
     return [_violation(source, "python.import_style", "from", s, fix)]
 
@@ -290,22 +306,14 @@ def _js_namespace(source: Source) -> Iterator[_Statement]:
 
 
 def _to_named(source: Source, s: _Statement) -> list[Violation]:
-    code = source.code_text
-    members: list[tuple[int, int, str]] = []
-    bare = False
-    for at in occurrences(source, s.alias):
-        if s.start <= at < s.end:
-            continue
-        attribute = _JS_ATTRIBUTE.match(code, at + len(s.alias))
-        if attribute is None:
-            bare = True
-            continue
-        members.append((at, attribute.start(1), attribute.group(1)))
+    found, bare = _module_members(source, s.alias, _JS_ATTRIBUTE)
+    members = [member for member in found if not s.start <= member[0] < s.end]
     if not members:
         return []
+    used_bare = any(not s.start <= at < s.end for at in bare)
 
     def fix() -> Fix | None:
-        return None if bare else _named_fix(source, s, members)
+        return None if used_bare else _named_fix(source, s, members)
 
     return [_violation(source, "js.import_style", "named", s, fix)]
 

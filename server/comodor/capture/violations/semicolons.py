@@ -121,6 +121,14 @@ def _is_block(source: Source, opener: int) -> bool:
         return True
     if source.text[opener] != "{":
         return False
+    known = source.cache.setdefault("blocks", {})
+    assert isinstance(known, dict)
+    if opener not in known:
+        known[opener] = _opens_block(source, opener)
+    return bool(known[opener])
+
+
+def _opens_block(source: Source, opener: int) -> bool:
     row, column = source.position(opener)
     before = source.code[row][:column]
     if before.strip():
