@@ -39,6 +39,7 @@ from .brain.worker import BrainWorker
 from .capture.languages import language_of
 from .capture.own_writes import OwnWrites
 from .capture.tracker import CaptureTracker
+from .capture.violations import DocumentChecker
 from .diagnose import document_report, exception_key
 from .paths import (
     default_brain_path,
@@ -107,6 +108,8 @@ class ComodorApp:
         self.capture: Capture | None = None
         self.live_sync: LiveSync | None = None
         self._freshness: ChangeWatcher | None = None
+        self._checkers: dict[str, DocumentChecker] = {}
+        """uri -> the last reading of that open document's house rules (see diagnose)."""
         self._document_queries: dict[str, str] = {}
         """uri -> the query whose recall was prefetched while that document was edited"""
         self._apply_reflection()
@@ -280,6 +283,7 @@ class ComodorApp:
 
     def document_closed(self, uri: str) -> None:
         self._document_queries.pop(uri, None)
+        self._checkers.pop(uri, None)
 
     def prefetch(self, query: str, uri: str | None = None) -> None:
         """Recall ahead for what the user is typing (a draft, or a document's context)."""
@@ -326,6 +330,7 @@ class ComodorApp:
             language,
             fixes_for=fixes_for,
             fix_all=fix_all,
+            checker=self._checkers.setdefault(uri, DocumentChecker()),
         )
 
     def rule_exception(self, rule_id: int, uri: str, place: str) -> protocol.RuleObject:

@@ -25,7 +25,15 @@ import hashlib
 from collections.abc import Iterable
 
 from .brain.models import Rule
-from .capture.violations import DETECTABLE, Fix, find_violations, merge_fixes, split_lines
+from .capture.violations import (
+    DETECTABLE,
+    DocumentChecker,
+    Fix,
+    find_violations,
+    find_violations_again,
+    merge_fixes,
+    split_lines,
+)
 from .protocol.editor import (
     DiagnosticObject,
     DocumentDiagnostics,
@@ -77,6 +85,7 @@ def document_report(
     *,
     fixes_for: tuple[int, int] | None = None,
     fix_all: bool = False,
+    checker: DocumentChecker | None = None,
 ) -> DocumentDiagnostics:
     """Where the document breaks ``rules``; fixes only where asked for.
 
@@ -85,6 +94,8 @@ def document_report(
     the places is cheap, proving a fix safe is not (a rename must see every use), so
     a place carries its fix only when it starts on a line in ``fixes_for`` (first,
     last), and the fix for the whole document is worked out only with ``fix_all``.
+    Without fixes, a ``checker`` that read this document before re-reads only the
+    top-level blocks an edit changed.
     """
     severity = settings.diagnostics.severity
     if severity == "off" or path is None or len(text) > settings.watch.max_file_bytes:
@@ -92,46 +103,59 @@ def document_report(
     chosen = rules_to_check(rules, config_rules=settings.diagnostics.config_rules)
     if not chosen:
         return DocumentDiagnostics()
-    found = find_violations(text, language, path, {key: rule.value for key, rule in chosen.items()})
+    wanted = {key: rule.value for key, rule in chosen.items()}
+    if checker is not None and fixes_for is None and not fix_all:
+        found = find_violations_again(checker, text, language, path, wanted)
+    else:
+        found = find_violations(text, language, path, wanted)
     lines = split_lines(text) if found else ()
+    messages = {
+        key: f"{rule.statement} ({rule.evidence})" if rule.evidence else rule.statement
+        for key, rule in chosen.items()
+    }
+    exceptions = {key: frozenset(rule.exceptions) for key, rule in chosen.items()}
     places: dict[int, str] = {}
+    ordered = sorted(
+        ((violation, key) for key, violations in found.items() for violation in violations),
+        key=lambda item: (item[0].start, item[1]),
+    )
     diagnostics: list[DiagnosticObject] = []
     fixes: list[Fix] = []
-    for key, violations in found.items():
-        rule = chosen[key]
-        exceptions = set(rule.exceptions)
-        message = f"{rule.statement} ({rule.evidence})" if rule.evidence else rule.statement
-        for violation in violations:
-            line = violation.start[0]
-            place = places.get(line)
-            if place is None:
-                place = places[line] = place_of(lines[line] if line < len(lines) else "")
-            if exception_key(path, place) in exceptions:
+    for violation, key in ordered:
+        line = violation.start[0]
+        place = places.get(line)
+        if place is None:
+            place = places[line] = place_of(lines[line] if line < len(lines) else "")
+        if exceptions[key] and exception_key(path, place) in exceptions[key]:
+            continue
+        if fix_all and violation.fix is not None:
+            fixes.append(violation.fix)
+        if len(diagnostics) >= MAX_DIAGNOSTICS:
+            if fix_all:
                 continue
-            fix = None
-            if fixes_for is not None and fixes_for[0] <= line <= fixes_for[1]:
-                fix = _fix_object(violation.fix) if violation.fix is not None else None
-            if fix_all and violation.fix is not None:
-                fixes.append(violation.fix)
-            diagnostics.append(
-                DiagnosticObject(
-                    range=_range(violation.start, violation.end),
-                    message=message,
-                    code=key,
-                    rule_id=rule.id,
-                    severity=severity,
-                    place=place,
-                    fix=fix,
-                )
+            break
+        fix = None
+        if fixes_for is not None and fixes_for[0] <= line <= fixes_for[1]:
+            fix = _fix_object(violation.fix) if violation.fix is not None else None
+        rule = chosen[key]
+        diagnostics.append(
+            DiagnosticObject(
+                range=_range(violation.start, violation.end),
+                message=messages[key],
+                code=key,
+                rule_id=rule.id,
+                severity=severity,
+                place=place,
+                fix=fix,
             )
-    diagnostics.sort(key=lambda d: (d.range.start_line, d.range.start_character, d.code))
+        )
     merged = merge_fixes(fixes) if fix_all else ()
     whole = (
         FixObject(FIX_ALL_TITLE, tuple(_edit(r.start, r.end, r.text) for r in merged))
         if merged
         else None
     )
-    return DocumentDiagnostics(tuple(diagnostics[:MAX_DIAGNOSTICS]), whole)
+    return DocumentDiagnostics(tuple(diagnostics), whole)
 
 
 def _range(start: tuple[int, int], end: tuple[int, int]) -> RangeObject:

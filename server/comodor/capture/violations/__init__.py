@@ -24,15 +24,18 @@ from collections.abc import Callable, Mapping
 
 from . import commas, imports, indentation, naming, python_idioms, quotes, semicolons
 from .generated import not_hand_written
+from .incremental import DocumentChecker
 from .model import Fix, Replacement, Violation, merge_fixes
 from .source import LINE_BREAK, Source
 
 __all__ = [
     "DETECTABLE",
+    "DocumentChecker",
     "Fix",
     "Replacement",
     "Violation",
     "find_violations",
+    "find_violations_again",
     "merge_fixes",
     "not_hand_written",
     "split_lines",
@@ -40,7 +43,7 @@ __all__ = [
 
 Detector = Callable[[Source, str, str, Mapping[str, str]], list[Violation]]
 
-_DETECTORS: dict[str, Detector] = {
+DETECTORS: dict[str, Detector] = {
     "quotes.style": lambda source, key, value, wanted: quotes.find(source, value),
     "indent.style": indentation.find,
     "indent.width": indentation.find,
@@ -59,7 +62,7 @@ _DETECTORS: dict[str, Detector] = {
     "js.import_style": lambda source, key, value, wanted: imports.find(source, key, value),
 }
 
-DETECTABLE = frozenset(_DETECTORS)
+DETECTABLE = frozenset(DETECTORS)
 """Rule keys whose violations a detector can locate."""
 
 
@@ -71,11 +74,29 @@ def find_violations(
     ``path`` is the document's path relative to the workspace (it decides what is
     vendored or generated, and which dialect a file is: ``.tsx`` has JSX).
     """
-    keys = [key for key in wanted if key in _DETECTORS]
+    keys = [key for key in wanted if key in DETECTORS]
     if not keys or not_hand_written(path, text):
         return {}
     source = Source(text, language, path)
-    return {key: _DETECTORS[key](source, key, wanted[key], wanted) for key in keys}
+    return {key: DETECTORS[key](source, key, wanted[key], wanted) for key in keys}
+
+
+def find_violations_again(
+    checker: DocumentChecker,
+    text: str,
+    language: str | None,
+    path: str,
+    wanted: Mapping[str, str],
+) -> dict[str, list[Violation]]:
+    """The same places as :func:`find_violations`, reading only what changed.
+
+    What changed is judged against the ``checker``'s last reading of this document;
+    the violations carry no fixes (code actions read the whole text for those).
+    """
+    keys = {key: value for key, value in wanted.items() if key in DETECTORS}
+    if not keys or not_hand_written(path, text):
+        return {}
+    return checker.check(split_lines(text), language, path, keys)
 
 
 def split_lines(text: str) -> tuple[str, ...]:

@@ -48,18 +48,48 @@ class _Statement:
     quote: str = "'"
 
 
+WHOLE_MODULE_VALUES = frozenset({"from", "named"})
+"""Values that flag whole-module imports: whether one breaks the rule depends on the uses
+of the module anywhere in the file (``os.path``), not only on the import line."""
+
+
 def find(source: Source, key: str, value: str) -> list[Violation]:
-    if key == "python.import_style" and source.language == "python":
-        if value == "module":
-            return [v for s in _python_from(source) for v in _to_module(source, s)]
-        if value == "from":
-            return [v for s in _python_import(source) for v in _to_from(source, s)]
-    if key == "js.import_style" and source.language in JS_LIKE:
-        if value == "named":
-            return [v for s in _js_namespace(source) for v in _to_named(source, s)]
-        if value == "namespace":
-            return [v for s in _js_named(source) for v in _to_namespace(source, s)]
+    if key == "python.import_style" and source.language == "python" and value == "module":
+        return [v for s in _python_from(source) for v in _to_module(source, s)]
+    if key == "js.import_style" and source.language in JS_LIKE and value == "namespace":
+        return [v for s in _js_named(source) for v in _to_namespace(source, s)]
+    candidates = whole_module_imports(source, key, value)
+    used = module_uses(source, {alias for _, alias in candidates}, key)
+    return [violation for violation, alias in candidates if used.get(alias)]
+
+
+def whole_module_imports(source: Source, key: str, value: str) -> list[tuple[Violation, str]]:
+    """Each whole-module import (with its fix) and the name it binds, for ``from``/``named``."""
+    if key == "python.import_style" and source.language == "python" and value == "from":
+        return [(v, s.alias) for s in _python_import(source) for v in _to_from(source, s)]
+    if key == "js.import_style" and source.language in JS_LIKE and value == "named":
+        return [(v, s.alias) for s in _js_namespace(source) for v in _to_named(source, s)]
     return []
+
+
+def module_uses(
+    source: Source, aliases: set[str], key: str, within: tuple[int, int] | None = None
+) -> dict[str, bool]:
+    """Whether each module name is read as ``name.member`` outside import statements.
+
+    With ``within``, only uses between those offsets count.
+    """
+    pattern = _ATTRIBUTE if key == "python.import_style" else _JS_ATTRIBUTE
+    spans = _import_spans(source)
+    low, high = within if within is not None else (0, len(source.text) + 1)
+    result: dict[str, bool] = {}
+    for alias in aliases:
+        members, _ = _module_members(source, alias, pattern)
+        result[alias] = any(
+            low <= at < high and not any(start <= at < end for start, end in spans)
+            for at, _, _ in members
+        )
+    return result
 
 
 def _violation(
@@ -240,14 +270,12 @@ def _module_members(
 
 
 def _to_from(source: Source, s: _Statement) -> list[Violation]:
-    found, bare = _module_members(source, s.alias, _ATTRIBUTE)
-    members = [member for member in found if not s.start <= member[0] < s.end]
-    if not members:
-        return []  # nothing read from the module here: nothing to import by name
-    used_bare = any(not s.start <= at < s.end for at in bare)
-
     def fix() -> Fix | None:
-        return None if used_bare else _from_fix(source, s, members)
+        found, bare = _module_members(source, s.alias, _ATTRIBUTE)
+        members = [member for member in found if not s.start <= member[0] < s.end]
+        if not members or any(not s.start <= at < s.end for at in bare):
+            return None
+        return _from_fix(source, s, members)
 
     return [_violation(source, "python.import_style", "from", s, fix)]
 
@@ -306,14 +334,12 @@ def _js_namespace(source: Source) -> Iterator[_Statement]:
 
 
 def _to_named(source: Source, s: _Statement) -> list[Violation]:
-    found, bare = _module_members(source, s.alias, _JS_ATTRIBUTE)
-    members = [member for member in found if not s.start <= member[0] < s.end]
-    if not members:
-        return []
-    used_bare = any(not s.start <= at < s.end for at in bare)
-
     def fix() -> Fix | None:
-        return None if used_bare else _named_fix(source, s, members)
+        found, bare = _module_members(source, s.alias, _JS_ATTRIBUTE)
+        members = [member for member in found if not s.start <= member[0] < s.end]
+        if not members or any(not s.start <= at < s.end for at in bare):
+            return None
+        return _named_fix(source, s, members)
 
     return [_violation(source, "js.import_style", "named", s, fix)]
 

@@ -54,8 +54,14 @@ def find_string_format(source: Source, value: str) -> list[Violation]:
 
 
 def _glued_to_literal(source: Source, lit: Literal) -> bool:
-    """Implicit concatenation (``"a" "b".format(x)``): the template is more than one literal."""
-    k = source.code_before(lit.start, " \t\n\\")
+    """Implicit concatenation (``"a" "b".format(x)``): the template is more than one literal.
+
+    Across a line break only where the statement goes on (inside brackets, after a
+    backslash): two statements on two lines are two strings.
+    """
+    line = source.line_of(lit.start)
+    inside = source.continuation[line] or source.enclosing_at(lit.start) >= 0
+    k = source.code_before(lit.start, " \t\n\\" if inside else " \t")
     return k >= 0 and source.code_text[k] in ("'", '"')
 
 
@@ -294,8 +300,10 @@ def _concatenated(source: Source, lit: Literal) -> bool:
     if _glued_to_literal(source, lit):
         return True
     code = source.code_text
+    inside = source.enclosing_at(lit.end) >= 0
+    skip = " \t\n\\" if inside else " \t\\"
     k = lit.end
-    while k < len(code) and code[k] in " \t\n\\":
+    while k < len(code) and code[k] in skip:
         k += 1
     return source.literal_at(k) is not None
 

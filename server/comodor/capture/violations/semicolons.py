@@ -142,7 +142,7 @@ def _opens_block(source: Source, opener: int) -> bool:
 def _next_code_lines(source: Source) -> list[str | None]:
     """For each line, the stripped code of the next line that has code (None at the end)."""
     result: list[str | None] = [None] * len(source.code)
-    upcoming: str | None = None
+    upcoming: str | None = source.after
     for line in range(len(source.code) - 1, -1, -1):
         result[line] = upcoming
         stripped = source.code[line].strip()

@@ -71,9 +71,14 @@ class Pair(NamedTuple):
 class Source:
     """One document, lexed once for every detector that reads it."""
 
-    def __init__(self, text: str, language: str | None, path: str = "") -> None:
+    def __init__(
+        self, text: str, language: str | None, path: str = "", after: str | None = None
+    ) -> None:
         self.language = language
         self.path = path
+        self.after = after
+        """The code of the first line after this text, when it is a piece of a document
+        (a line's verdict may depend on the next: ``a`` then ``(b)`` is one statement)."""
         self.lines: tuple[str, ...] = tuple(LINE_BREAK.split(text))
         self.text = "\n".join(self.lines)
         starts = [0]
