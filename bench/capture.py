@@ -19,17 +19,14 @@ import asyncio
 import os
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 import psutil
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.capture.tracker import CaptureTracker
-from lsprotocol import types
-from pygls.lsp.client import LanguageClient
+from comodor_lsp.testing import Editor
 
 from bench.brain import percentile
 
@@ -74,44 +71,19 @@ def in_process(lines: int, repeat: int, folder: Path) -> list[float]:
     return samples
 
 
-class Client:
-    def __init__(self) -> None:
-        self.client = LanguageClient("comodor-bench", "1")
-        self.events: list[tuple[float, Any]] = []
-
-        @self.client.feature("comodor/memory")  # type: ignore[untyped-decorator]
-        def memory(params: Any) -> None:
-            self.events.append((time.perf_counter(), params))
-
-    async def start(self, workspace: Path, watch: bool) -> psutil.Process:
-        await self.client.start_io(sys.executable, "-m", "comodor_lsp", "serve")
-        process = psutil.Process(self.client._server.pid)  # type: ignore[attr-defined]
-        await self.client.initialize_async(
-            types.InitializeParams(
-                capabilities=types.ClientCapabilities(),
-                workspace_folders=[types.WorkspaceFolder(uri=workspace.as_uri(), name="ws")],
-                initialization_options={"watch": {"enabled": watch}},
-            )
-        )
-        self.client.initialized(types.InitializedParams())
-        return process
-
-    async def command(self, name: str, argument: dict[str, Any] | None = None) -> Any:
-        return await self.client.workspace_execute_command_async(
-            types.ExecuteCommandParams(command=name, arguments=[argument or {}])
-        )
-
-    async def stop(self) -> None:
-        await self.client.shutdown_async(None)
-        self.client.exit(None)
-        await self.client.stop()  # type: ignore[no-untyped-call]
+async def start_editor(workspace: Path, watch: bool) -> tuple[Editor, psutil.Process]:
+    """A real server on ``workspace`` (its brain in $COMODOR_HOME), and its process."""
+    editor = await Editor.launch(
+        workspace, options={"watch": {"enabled": watch}}, name="comodor-bench"
+    )
+    assert editor.pid is not None
+    return editor, psutil.Process(editor.pid)
 
 
 async def over_lsp(lines: int, repeat: int, folder: Path) -> list[float]:
     workspace = folder / f"lsp-{lines}"
     workspace.mkdir()
-    client = Client()
-    await client.start(workspace, watch=False)
+    client, _ = await start_editor(workspace, watch=False)
     samples = []
     for number in range(repeat):
         path = workspace / f"f{number}.py"
@@ -119,18 +91,17 @@ async def over_lsp(lines: int, repeat: int, folder: Path) -> list[float]:
         path.write_text(text)
         await client.command("comodor.agentEdit", {"uri": path.as_uri(), "text": text})
         fixed = user_fix(text)
-        path.write_text(fixed)
-        seen = len(client.events)
+        seen = len(client.memory)
         start = time.perf_counter()
-        client.client.text_document_did_save(
-            types.DidSaveTextDocumentParams(
-                text_document=types.TextDocumentIdentifier(uri=path.as_uri()), text=fixed
-            )
-        )
+        client.save(path.name, fixed)
         while True:
-            fresh = [e for e in client.events[seen:] if getattr(e[1], "action", "") == "correction"]
+            fresh = [
+                arrived
+                for event, arrived in zip(client.memory[seen:], client.arrivals[seen:], strict=True)
+                if event.get("action") == "correction"
+            ]
             if fresh:
-                samples.append((fresh[0][0] - start) * 1000)
+                samples.append((fresh[0] - start) * 1000)
                 break
             if time.perf_counter() - start > 30:
                 raise TimeoutError(f"no correction notification for {path.name} ({lines} lines)")
@@ -159,8 +130,7 @@ async def checkout_storm(files: int, folder: Path) -> dict[str, float]:
     git(workspace, "commit", "-qam", "two")
     git(workspace, "checkout", "-q", "main")
 
-    client = Client()
-    server = await client.start(workspace, watch=True)
+    client, server = await start_editor(workspace, watch=True)
     while (await client.command("comodor.stats"))["watching"] not in ("native", "polling"):
         await asyncio.sleep(0.05)
     await asyncio.sleep(1.0)

@@ -28,8 +28,8 @@ from typing import Any
 
 import psutil
 from comodor_lsp.paths import project_key
+from comodor_lsp.testing import Editor
 from lsprotocol import types
-from pygls.lsp.client import LanguageClient
 
 from bench.brain import build_brain, percentile
 from bench.corpus import Corpus
@@ -49,7 +49,8 @@ async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
     build_brain(brain, size, scope=_scope_for(workspace))
     os.environ["COMODOR_HOME"] = str(home)
 
-    client = LanguageClient("comodor-bench", "1")
+    editor = Editor(workspace, name="comodor-bench")
+    client = editor.client
     spawned = time.perf_counter()
     await client.start_io(sys.executable, "-m", "comodor_lsp", "serve")
     server = psutil.Process(client._server.pid)  # type: ignore[attr-defined]
@@ -69,19 +70,8 @@ async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
     initialize_ms = (time.perf_counter() - started) * 1000
     spawn_to_initialized_ms = (time.perf_counter() - spawned) * 1000
     client.initialized(types.InitializedParams())
-    uri = (workspace / "app.py").as_uri()
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=uri, language_id="python", version=1, text="def main():\n    return 1\n"
-            )
-        )
-    )
-
-    async def command(name: str, argument: dict[str, Any]) -> Any:
-        return await client.workspace_execute_command_async(
-            types.ExecuteCommandParams(command=name, arguments=[argument])
-        )
+    editor.open("app.py")
+    command = editor.command
 
     started = time.perf_counter()
     await command("comodor.playbook", {"query": "warm up the index"})
@@ -90,10 +80,6 @@ async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
 
     corpus = Corpus(seed=7)
     queries = [corpus.query() for _ in range(requests)]
-    hover_params = types.HoverParams(
-        text_document=types.TextDocumentIdentifier(uri=uri),
-        position=types.Position(line=0, character=4),
-    )
     timings: dict[str, list[float]] = {"playbook": [], "hover": [], "stats": []}
     for query in queries:
         for name in ("playbook", "hover", "stats"):
@@ -101,15 +87,13 @@ async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
             if name == "playbook":
                 await command("comodor.playbook", {"query": query})
             elif name == "hover":
-                await client.text_document_hover_async(hover_params)
+                await editor.hover("app.py")
             else:
                 await command("comodor.stats", {})
             timings[name].append((time.perf_counter() - start) * 1000)
     await asyncio.sleep(1.0)
     idle_rss_mb = server.memory_info().rss / 2**20
-    await client.shutdown_async(None)
-    client.exit(None)
-    await client.stop()  # type: ignore[no-untyped-call]
+    await editor.stop()
     row: dict[str, Any] = {
         "size": size,
         "initialize_ms": initialize_ms,

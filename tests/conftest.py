@@ -73,3 +73,56 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         for item in items:
             if "slow" in item.keywords:
                 item.add_marker(skip)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[object]:
+    """A throwaway PostgreSQL cluster for the whole session (see tests/support/postgres.py).
+
+    Missing PostgreSQL fails the test in CI (scripts/test installs it) and skips it
+    elsewhere, saying how to get it.
+    """
+    from tests.support.postgres import PASSWORD, Cluster, server_bin
+
+    bin_dir = server_bin()
+    if bin_dir is None:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not installed (scripts/test installs it)")
+        pytest.skip("PostgreSQL is not installed: apt-get install postgresql")
+    cluster = Cluster(bin_dir).init()
+    previous = os.environ.get("PGPASSWORD")
+    os.environ["PGPASSWORD"] = PASSWORD
+    try:
+        yield cluster
+    finally:
+        if previous is None:
+            os.environ.pop("PGPASSWORD", None)
+        else:
+            os.environ["PGPASSWORD"] = previous
+        cluster.destroy()
+
+
+@pytest.fixture
+def team_url(pg_cluster: object) -> str:
+    """A fresh, empty team database on the session's cluster (its URL, no password)."""
+    from tests.support.postgres import Cluster
+
+    assert isinstance(pg_cluster, Cluster)
+    return pg_cluster.new_database()
+
+
+@pytest.fixture(scope="session")
+def distribution(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This checkout built by ``python -m build``: the folder with the wheel and the sdist."""
+    import subprocess
+    import sys
+
+    out = tmp_path_factory.mktemp("dist")
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run(
+        [sys.executable, "-m", "build", "--outdir", str(out), str(root)],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    return out

@@ -7,7 +7,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from comodor_lsp.paths import default_brain_path, project_key
+from comodor_lsp.paths import default_brain_path, previous_default_brain_path, project_key
 
 
 def git(folder: Path, *args: str) -> None:
@@ -45,3 +45,16 @@ def test_brain_location_follows_override_then_comodor_home(
     assert default_brain_path(str(tmp_path / "x.db")) == tmp_path / "x.db"
     monkeypatch.delenv("COMODOR_HOME")
     assert default_brain_path().name == "brain.db"
+
+
+def test_the_default_brain_has_its_own_folder_not_the_comodor_agents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PyPI's other comodor keeps its brain.db in $XDG_DATA_HOME/comodor: ours is elsewhere."""
+    monkeypatch.delenv("COMODOR_HOME")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert default_brain_path() == tmp_path / "data" / "comodor-lsp" / "brain.db"
+    assert previous_default_brain_path() == tmp_path / "data" / "comodor" / "brain.db"
+    assert previous_default_brain_path(str(tmp_path / "x.db")) is None
+    monkeypatch.setenv("COMODOR_HOME", str(tmp_path / "home"))
+    assert previous_default_brain_path() is None

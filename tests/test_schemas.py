@@ -7,6 +7,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from comodor_lsp import clientgen
 from comodor_lsp.schemas import generate, render
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -71,3 +72,14 @@ def test_the_typescript_client_types_follow_the_schemas() -> None:
                 schema = schema["items"]
         schema = _object(schema)
         assert _ts_fields(source, name) == set(schema["properties"]), name
+
+
+def test_the_client_copies_are_generated_and_current() -> None:
+    """protocol.ts, the settings table and the agent tool manifest come from the server."""
+    client = ROOT / "client-vscode"
+    assert (client / "src" / "protocol.ts").read_text() == clientgen.protocol_ts()
+    assert (client / "src" / "generated" / "settings.ts").read_text() == clientgen.settings_ts()
+    manifest = json.loads((client / "package.json").read_text())
+    assert manifest["contributes"]["languageModelTools"] == clientgen.language_model_tools(), (
+        "run `comodor-lsp schemas` and commit client-vscode/"
+    )

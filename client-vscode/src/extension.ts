@@ -18,7 +18,7 @@ let server: ComodorServer | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   void vscode.commands.executeCommand('setContext', 'comodor.serverState', 'starting');
-  const srv = new ComodorServer();
+  const srv = new ComodorServer(context.extensionPath, String(context.extension.packageJSON.version));
   server = srv;
   const rules = new RulesView(srv);
   const lessons = new LessonsView(srv);
@@ -71,7 +71,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // brain's location, the model endpoint, the files it writes), are read at start; a change
   // there needs a restart.
   const restartSoon = debounce(() => void srv.restart(), 500);
-  const startOnly = ['comodor.server.path', 'comodor.brainPath', 'comodor.reflect', 'comodor.sync.targets'];
+  const startOnly = ['comodor.server.path', 'comodor.server.interpreter', 'comodor.brainPath', 'comodor.reflect', 'comodor.sync.targets'];
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (startOnly.some((section) => e.affectsConfiguration(section))) {
@@ -80,7 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   void onInterpreterChanged(() => {
-    if (srv.launchOrigin === 'python-extension' || srv.state === 'failed') {
+    if (srv.launchOrigin === 'bundled' || srv.state === 'failed') {
       restartSoon();
     }
   }).then((d) => d && context.subscriptions.push(d));

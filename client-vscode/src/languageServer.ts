@@ -1,6 +1,7 @@
 // Owns the LanguageClient for `comodor-lsp serve`: finds the server, starts/restarts it, keeps the
 // settings flowing, and turns start failures into one clear message with a fix. Everything
 // else talks to the server through `api`, which always targets the current client.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   ClientCapabilities,
@@ -20,14 +21,32 @@ import { TRUSTED_HOVER_COMMANDS, rewriteHoverLinks } from './hoverLinks';
 import { openSetting } from './openSetting';
 import { MEMORY_CAPABILITY, MEMORY_NOTIFICATION, MemoryNotification } from './protocol';
 import { selectedInterpreter } from './pythonExtension';
-import { INSTALL_HINT, ServerLaunch, describeLaunch, nodeResolutionDeps, resolveServer } from './serverResolution';
+import {
+  Fix,
+  PYTHON_DOWNLOAD_URL,
+  ServerLaunch,
+  describeLaunch,
+  judgeServerInfo,
+  nodeResolutionDeps,
+  readBundle,
+  resolveServer,
+} from './serverResolution';
 import { ServerApi } from './serverApi';
-import { buildServerSettings } from './settings';
+import { buildServerSettings, explicitValue } from './settings';
 
 export type ServerState = 'stopped' | 'starting' | 'running' | 'failed';
 
 const CLIENT_ID = 'comodor';
 const CLIENT_NAME = 'Comodor';
+
+/** The buttons of a start problem, in the order shown; "Show Output" always comes last. */
+const FIX_LABELS: Record<Fix, string> = {
+  useBundled: 'Use the Bundled Server',
+  openServerPath: 'Open Settings',
+  openInterpreter: 'Open Settings',
+  downloadPython: 'Download Python',
+};
+const SHOW_OUTPUT = 'Show Output';
 
 export class ServerNotRunningError extends Error {
   constructor() {
@@ -37,7 +56,7 @@ export class ServerNotRunningError extends Error {
 
 function serverSettings(scope?: vscode.Uri): Record<string, unknown> {
   const config = vscode.workspace.getConfiguration('comodor', scope);
-  return buildServerSettings((key) => config.get(key));
+  return buildServerSettings((key) => explicitValue(config.inspect(key)));
 }
 
 /**
@@ -78,13 +97,22 @@ export class ComodorServer implements vscode.Disposable {
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
   private readonly memoryEmitter = new vscode.EventEmitter<MemoryNotification>();
   private pending: Promise<boolean> | undefined;
+  /** The `comodor.server.path` the user set aside with "Use the Bundled Server" (this session). */
+  private bundledInsteadOf: string | undefined;
 
   /** Fires on every state change (starting, running, failed, stopped). */
   readonly onDidChangeState = this.stateEmitter.event;
   /** Fires for each `comodor/memory` notification, across restarts. */
   readonly onMemory = this.memoryEmitter.event;
 
-  constructor() {
+  /**
+   * @param extensionPath where the extension is installed (its server is in `bundled/`)
+   * @param extensionVersion this extension's version: the server must report the same one
+   */
+  constructor(
+    private readonly extensionPath: string,
+    private readonly extensionVersion: string,
+  ) {
     this.output = vscode.window.createOutputChannel(CLIENT_NAME);
     this.api = new ServerApi((method, params) => {
       const client = this.client;
@@ -146,20 +174,36 @@ export class ComodorServer implements vscode.Disposable {
   private async doStart(): Promise<boolean> {
     this.setState('starting');
     this.everRunning = false;
-    const configured = vscode.workspace.getConfiguration('comodor').get<string>('server.path');
+    const config = vscode.workspace.getConfiguration('comodor');
+    const configuredPath = config.get<string>('server.path')?.trim() || undefined;
+    if (configuredPath !== this.bundledInsteadOf) {
+      this.bundledInsteadOf = undefined; // the user changed the setting since: honour it
+    }
     this.output.appendLine(`${vscode.env.appName} ${vscode.version}${vscode.env.remoteName ? ` (remote: ${vscode.env.remoteName})` : ''}`);
     const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const resolution = await resolveServer(nodeResolutionDeps(configured, () => selectedInterpreter(folder)));
+    const bundle = await readBundle(path.join(this.extensionPath, 'bundled'));
+    const resolution = await resolveServer(
+      nodeResolutionDeps(
+        {
+          configuredPath,
+          configuredInterpreter: config.get<string>('server.interpreter'),
+          preferBundled: this.bundledInsteadOf !== undefined,
+        },
+        bundle,
+        () => selectedInterpreter(folder),
+      ),
+    );
     this.output.appendLine(`Looking for the Comodor server:\n  ${resolution.tried.join('\n  ')}`);
     if (!resolution.ok) {
       this.setState('failed');
-      this.showStartError(resolution.reason);
+      this.showProblem('error', resolution.reason, resolution.fixes);
       return false;
     }
     this.launch = resolution.launch;
     const client = this.createClient(resolution.launch);
     this.client = client;
     this.output.appendLine(`Starting ${describeLaunch(resolution.launch)} --stdio`);
+    const otherFixes: Fix[] = resolution.launch.origin === 'setting' && bundle ? ['useBundled', 'openServerPath'] : ['openServerPath'];
     try {
       await client.start();
     } catch (err) {
@@ -170,16 +214,44 @@ export class ComodorServer implements vscode.Disposable {
       }
       void client.dispose(1000).catch(() => undefined);
       this.setState('failed');
-      this.showStartError(`The Comodor language server (${describeLaunch(resolution.launch)}) failed to start.`);
+      this.showProblem('error', `The Comodor language server (${describeLaunch(resolution.launch)}) failed to start.`, otherFixes);
       return false;
     }
     if (this.client !== client) {
       return false; // stopped or restarted while starting
     }
+    // It answered initialize; is it ours, and the version this extension was built with?
+    const info = client.initializeResult?.serverInfo;
+    this.output.appendLine(`The server is ${info?.name ?? '(no name)'} ${info?.version ?? ''}`.trimEnd());
+    const verdict = judgeServerInfo(info, this.extensionVersion, resolution.launch);
+    if (!verdict.ok && verdict.severity === 'error') {
+      this.client = undefined;
+      void client.dispose(1000).catch(() => undefined);
+      this.setState('failed');
+      this.showProblem('error', verdict.message, otherFixes);
+      return false;
+    }
+    if (!verdict.ok) {
+      this.showProblem('warning', verdict.message, otherFixes);
+    }
     this.everRunning = true;
     client.quietErrors = false;
     this.setState('running');
     return true;
+  }
+
+  /** Set `comodor.server.path` aside and run the server this extension carries. */
+  async useBundledServer(): Promise<boolean> {
+    const config = vscode.workspace.getConfiguration('comodor');
+    this.bundledInsteadOf = config.get<string>('server.path')?.trim() || undefined;
+    try {
+      await config.update('server.path', undefined, vscode.ConfigurationTarget.Global);
+      this.bundledInsteadOf = vscode.workspace.getConfiguration('comodor').get<string>('server.path')?.trim() || undefined;
+    } catch (err) {
+      // Set somewhere we cannot write (a remote's machine settings): use the bundle this session.
+      this.output.appendLine(`Could not clear comodor.server.path: ${String(err)}`);
+    }
+    return this.restart();
   }
 
   private createClient(launch: ServerLaunch): ComodorLanguageClient {
@@ -282,29 +354,34 @@ export class ComodorServer implements vscode.Disposable {
     return client;
   }
 
-  private showStartError(reason: string): void {
-    void vscode.window
-      .showErrorMessage(`${reason} ${INSTALL_HINT}`, 'Open Settings', 'Show Output')
-      .then((choice) => this.handleErrorChoice(choice));
+  private showProblem(severity: 'error' | 'warning', message: string, fixes: Fix[]): void {
+    const labels = [...new Set(fixes.map((f) => FIX_LABELS[f])), SHOW_OUTPUT];
+    const show = severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
+    void show(message, ...labels).then((choice) => {
+      const fix = fixes.find((f) => FIX_LABELS[f] === choice);
+      if (fix === 'useBundled') {
+        void this.useBundledServer();
+      } else if (fix === 'openServerPath') {
+        void openSetting('comodor.server.path');
+      } else if (fix === 'openInterpreter') {
+        void openSetting('comodor.server.interpreter');
+      } else if (fix === 'downloadPython') {
+        void vscode.env.openExternal(vscode.Uri.parse(PYTHON_DOWNLOAD_URL));
+      } else if (choice === SHOW_OUTPUT) {
+        this.output.show(true);
+      }
+    });
   }
 
   private async showCrashError(): Promise<void> {
     const choice = await vscode.window.showErrorMessage(
       'The Comodor language server keeps stopping, so it was not restarted again.',
       'Restart Server',
-      'Show Output',
+      SHOW_OUTPUT,
     );
     if (choice === 'Restart Server') {
       await this.restart();
-    } else {
-      this.handleErrorChoice(choice);
-    }
-  }
-
-  private handleErrorChoice(choice: string | undefined): void {
-    if (choice === 'Open Settings') {
-      void openSetting('comodor.server.path');
-    } else if (choice === 'Show Output') {
+    } else if (choice === SHOW_OUTPUT) {
       this.output.show(true);
     }
   }

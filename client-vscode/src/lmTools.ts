@@ -1,30 +1,15 @@
-// Language-model tools for VS Code agent mode: the agent asks Comodor for a playbook before a
-// task and reports the outcome after, which is how lessons earn or lose confidence.
+// Language-model tools for VS Code agent mode: the same tools the MCP server offers other agents
+// (their names, descriptions and input schemas are generated into package.json from the server's
+// tool table, `comodor-lsp schemas`), each run on the server through `comodor.tool`, so an agent
+// in the editor and an agent over MCP get the same validation and the same words.
 // Registered only when the running VS Code exposes `vscode.lm.registerTool` (forks may not).
 import * as vscode from 'vscode';
 import type { ComodorServer } from './languageServer';
+import manifest from '../package.json';
 
-interface PlaybookInput {
-  query: string;
-}
-interface BeginTaskInput {
-  goal: string;
-}
-interface EndTaskInput {
-  taskId: string | number;
-  success: boolean;
-  steps?: number;
-}
-
-function text(value: string): vscode.LanguageModelToolResult {
-  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(value)]);
-}
-
-function requireString(value: unknown, name: string): string {
-  if (typeof value !== 'string' || !value.trim()) {
-    throw new Error(`"${name}" must be a non-empty string`);
-  }
-  return value;
+interface ToolEntry {
+  name: string;
+  displayName: string;
 }
 
 export function registerLanguageModelTools(server: ComodorServer): vscode.Disposable[] {
@@ -34,37 +19,17 @@ export function registerLanguageModelTools(server: ComodorServer): vscode.Dispos
     return [];
   }
   const register = lm.registerTool.bind(lm);
-  return [
-    register<PlaybookInput>('comodor_playbook', {
-      prepareInvocation: (options) => ({ invocationMessage: `Recalling Comodor playbook for “${options.input.query}”` }),
+  const tools = (manifest.contributes.languageModelTools ?? []) as ToolEntry[];
+  return tools.map((tool) =>
+    register<Record<string, unknown>>(tool.name, {
+      prepareInvocation: () => ({ invocationMessage: tool.displayName }),
       invoke: async (options) => {
-        const r = await server.api.playbook(requireString(options.input.query, 'query'));
-        return text(r.text || 'Comodor has no lessons or house rules that apply to this request.');
-      },
-    }),
-    register<BeginTaskInput>('comodor_beginTask', {
-      prepareInvocation: () => ({ invocationMessage: 'Starting a Comodor task' }),
-      invoke: async (options) => {
-        const r = await server.api.beginTask(requireString(options.input.goal, 'goal'));
-        const body = r.text || 'No lessons or house rules apply yet.';
-        return text(`taskId: ${r.taskId}\n(Pass this taskId to comodor_endTask when the task is finished.)\n\n${body}`);
-      },
-    }),
-    register<EndTaskInput>('comodor_endTask', {
-      prepareInvocation: (options) => ({
-        invocationMessage: `Recording the task outcome (${options.input.success ? 'success' : 'failure'})`,
-      }),
-      invoke: async (options) => {
-        const { taskId, success, steps } = options.input;
-        if (typeof taskId !== 'string' && typeof taskId !== 'number') {
-          throw new Error('"taskId" is required (from comodor_beginTask)');
+        const answer = await server.api.tool(tool.name, options.input ?? {});
+        if (answer.isError) {
+          throw new Error(answer.text); // the agent sees which argument was wrong
         }
-        if (typeof success !== 'boolean') {
-          throw new Error('"success" must be true or false');
-        }
-        const r = await server.api.endTask(typeof steps === 'number' ? { taskId, success, steps } : { taskId, success });
-        return text(`Recorded the task outcome as episode ${r.episodeId}.`);
+        return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(answer.text)]);
       },
     }),
-  ];
+  );
 }

@@ -22,7 +22,6 @@ export interface MemoryListeners {
 
 export class MemoryNotifications implements vscode.Disposable {
   private readonly policy = new AnnouncementPolicy();
-  private teaching: Promise<unknown> = Promise.resolve();
   private readonly refresh: ReturnType<typeof debounce>;
   private readonly subscription: vscode.Disposable;
 
@@ -34,24 +33,9 @@ export class MemoryNotifications implements vscode.Disposable {
     this.subscription = server.onMemory((n) => void this.handle(n));
   }
 
-  /**
-   * Teach a house rule through the server, marking it as taught here so the `rule`
-   * notification the server sends for it does not also pop up "Learned: …".
-   */
+  /** Teach a house rule; the server marks its announcement `taught`, so no "Learned" toast. */
   async teachRule(statement: string): Promise<Rule> {
-    const settle = this.policy.beginTeach(statement);
-    const run = this.server.api.teachRule(statement).then(
-      (r) => {
-        settle(r.rule);
-        return r.rule;
-      },
-      (err) => {
-        settle();
-        throw err;
-      },
-    );
-    this.teaching = run.catch(() => undefined);
-    return run;
+    return (await this.server.api.teachRule(statement)).rule;
   }
 
   forgotRule(id: number): void {
@@ -64,7 +48,7 @@ export class MemoryNotifications implements vscode.Disposable {
         this.refresh();
         for (const item of n.items ?? []) {
           if (isRule(item)) {
-            await this.maybeAnnounce(item);
+            await this.maybeAnnounce(item, n.taught === true);
           }
         }
         break;
@@ -100,11 +84,8 @@ export class MemoryNotifications implements vscode.Disposable {
     }
   }
 
-  private async maybeAnnounce(rule: Rule): Promise<void> {
-    if (rule.source === 'user' && this.policy.teachInFlight) {
-      await this.teaching; // learn the taught rule's id before deciding
-    }
-    const decision = this.policy.decide(rule);
+  private async maybeAnnounce(rule: Rule, taught: boolean): Promise<void> {
+    const decision = this.policy.decide(rule, taught);
     if (decision.kind !== 'announce') {
       return;
     }

@@ -4,7 +4,9 @@
 // the server's own words (the terminal prints the same ones). Colours come from VS Code's theme
 // variables so it follows light/dark/high-contrast themes; no scripts and no remote resources,
 // which lets the CSP forbid everything but inline styles. Pure: no `vscode`, unit-tested.
-import type { Comparison, Direction, Holdout, ProgressResult, Series } from './protocol';
+import type { Comparison, Holdout, ProgressResult, Series } from './protocol';
+
+type Direction = Series['direction'];
 import { percent } from './format';
 
 export function escapeHtml(text: unknown): string {

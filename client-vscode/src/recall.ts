@@ -15,17 +15,17 @@ export interface RecallSummary {
 
 export function summariseRecall(n: MemoryNotification): RecallSummary {
   const summary: RecallSummary = { lessons: 0, rules: 0, lines: [] };
-  for (const item of n.items ?? []) {
+  // A `recalled` event carries the lessons under `items` and the rules under `rules`.
+  for (const item of [...(n.rules ?? []), ...(n.items ?? [])]) {
     if (!item || typeof item !== 'object') {
       continue;
     }
-    const o = item as Record<string, unknown>;
-    if (typeof o.statement === 'string') {
+    if ('statement' in item && typeof item.statement === 'string') {
       summary.rules++;
-      summary.lines.push(truncate(o.statement, 80));
-    } else if (typeof o.guidance === 'string') {
+      summary.lines.push(truncate(item.statement, 80));
+    } else if ('guidance' in item && typeof item.guidance === 'string') {
       summary.lessons++;
-      summary.lines.push(truncate(lessonText({ trigger: String(o.trigger ?? ''), guidance: o.guidance }), 80));
+      summary.lines.push(truncate(lessonText({ trigger: String(item.trigger ?? ''), guidance: item.guidance }), 80));
     }
   }
   for (const key of ['query', 'goal', 'uri']) {

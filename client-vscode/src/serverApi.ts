@@ -9,6 +9,7 @@ import {
   Rule,
   ServerCommand,
   StatsResult,
+  ToolResult,
 } from './protocol';
 
 export type SendRequest = (method: string, params: unknown) => Promise<unknown>;
@@ -19,6 +20,11 @@ export class ServerApi {
   /** Every command takes exactly one JSON object argument (protocol: "Commands"). */
   async execute<T>(command: string, params: Record<string, unknown> = {}): Promise<T> {
     return (await this.send('workspace/executeCommand', { command, arguments: [params] })) as T;
+  }
+
+  /** An agent tool of the server's tool table (the MCP server's), for agent mode. */
+  tool(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    return this.execute(ServerCommand.tool, { name, arguments: args });
   }
 
   teach(text: string, kind?: string): Promise<{ lesson: Lesson }> {

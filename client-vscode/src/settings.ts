@@ -1,8 +1,11 @@
 // Settings (`comodor.*` in VS Code) → the server's initializationOptions / `comodor` section.
 // One table drives both the initializationOptions sent at start and the answers to the
-// server's `workspace/configuration` pulls, so the two can never disagree. Client-only
-// settings (server.path, trace.server) are deliberately not in the table: the server has no
+// server's `workspace/configuration` pulls, so the two can never disagree. The table itself is
+// generated from the server's settings classes (generated/settings.ts, `comodor-lsp schemas`). Client-only
+// settings (server.path, server.interpreter, trace.server) are deliberately not in the table: the server has no
 // use for them. Pure module: the caller passes a reader over VS Code's configuration.
+
+import { SERVER_SETTINGS } from './generated/settings';
 
 export type SettingType = 'boolean' | 'number' | 'string' | 'string[]';
 
@@ -14,41 +17,32 @@ export interface SettingSpec {
   path?: string[];
   /** Omit the field when the value is an empty string (meaning "server default"). */
   omitEmpty?: boolean;
+  /** The server's default: package.json must contribute the same one. */
+  default: unknown;
 }
 
-export const SERVER_SETTINGS: readonly SettingSpec[] = [
-  { key: 'brainPath', type: 'string', omitEmpty: true },
-  { key: 'learning.enabled', type: 'boolean' },
-  { key: 'learning.topK', type: 'number' },
-  { key: 'learning.maxPlaybookTokens', type: 'number' },
-  { key: 'learning.rulesTokens', type: 'number' },
-  { key: 'learning.halfLifeDays', type: 'number' },
-  { key: 'learning.minConfidence', type: 'number' },
-  { key: 'learning.shareScope', type: 'string' },
-  { key: 'learning.corrections', type: 'boolean' },
-  { key: 'learning.rules', type: 'boolean' },
-  { key: 'learning.announce', type: 'boolean' },
-  { key: 'learning.prefetch', type: 'boolean' },
-  { key: 'learning.prefetchDelayMs', type: 'number' },
-  { key: 'learning.correctionWindowMinutes', type: 'number' },
-  { key: 'learning.holdoutRate', type: 'number' },
-  { key: 'reflect.enabled', type: 'boolean' },
-  { key: 'reflect.endpoint', type: 'string' },
-  { key: 'reflect.model', type: 'string' },
-  { key: 'reflect.apiKeyEnv', type: 'string' },
-  { key: 'reflect.timeoutS', type: 'number' },
-  { key: 'watch.enabled', type: 'boolean' },
-  { key: 'watch.exclude', type: 'string[]' },
-  { key: 'watch.maxFileBytes', type: 'number' },
-  { key: 'sync.targets', type: 'string[]' },
-  { key: 'diagnostics.severity', type: 'string' },
-  { key: 'diagnostics.configRules', type: 'boolean' },
-];
+export { SERVER_SETTINGS };
 
 /** Settings only the extension reads. */
-export const CLIENT_SETTINGS = ['server.path', 'trace.server'] as const;
+export const CLIENT_SETTINGS = ['server.path', 'server.interpreter', 'trace.server'] as const;
 
 export type ConfigReader = (key: string) => unknown;
+
+/** What `WorkspaceConfiguration.inspect` returns, the parts this module reads. */
+export interface Inspected {
+  globalValue?: unknown;
+  workspaceValue?: unknown;
+  workspaceFolderValue?: unknown;
+}
+
+/**
+ * The value the user set, most specific first, or undefined when nobody set it. Defaults
+ * are never sent: the server has the same defaults (generated from one source), and a default
+ * sent as if chosen would hide the user-level settings file every other door reads.
+ */
+export function explicitValue(inspected: Inspected | undefined): unknown {
+  return inspected?.workspaceFolderValue ?? inspected?.workspaceValue ?? inspected?.globalValue;
+}
 export type JsonObject = { [key: string]: unknown };
 
 function hasType(value: unknown, type: SettingType): boolean {

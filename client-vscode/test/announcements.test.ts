@@ -1,61 +1,36 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AnnouncementPolicy, normalizeStatement } from '../src/announcements';
+import { AnnouncementPolicy } from '../src/announcements';
 import { rule } from './fixtures';
 
 test('a rule is announced once; reinforcements are silent', () => {
   const p = new AnnouncementPolicy();
-  assert.equal(p.decide(rule({ id: 1 })).kind, 'announce');
-  const again = p.decide(rule({ id: 1, support: 4 }));
+  assert.equal(p.decide(rule({ id: 1 }), false).kind, 'announce');
+  const again = p.decide(rule({ id: 1, support: 4 }), false);
   assert.equal(again.kind, 'silent');
   assert.equal(again.kind === 'silent' && again.reason, 'reinforcement');
-  assert.equal(p.decide(rule({ id: 2 })).kind, 'announce');
+  assert.equal(p.decide(rule({ id: 2 }), false).kind, 'announce');
 });
 
-test('a user rule taught from the palette is not announced (matched by id)', () => {
+test('a rule the server marks as taught (the user stated it) is not announced', () => {
   const p = new AnnouncementPolicy();
-  const done = p.beginTeach('Use tabs');
-  done(rule({ id: 9, source: 'user', statement: 'Use tabs.' }));
-  const d = p.decide(rule({ id: 9, source: 'user', statement: 'Use tabs.' }));
-  assert.equal(d.kind === 'silent' && d.reason, 'taught-here');
+  const d = p.decide(rule({ id: 9, source: 'user', statement: 'Use tabs.' }), true);
+  assert.equal(d.kind === 'silent' && d.reason, 'taught');
 });
 
-test('a user rule arriving while the teach request is in flight is matched by statement', () => {
+test('a user rule that became confident without being taught here is announced', () => {
   const p = new AnnouncementPolicy();
-  const done = p.beginTeach('  Use   TABS ');
-  assert.ok(p.teachInFlight);
-  const d = p.decide(rule({ id: 3, source: 'user', statement: 'Use tabs.' }));
-  assert.equal(d.kind === 'silent' && d.reason, 'taught-here');
-  done();
-  assert.equal(p.teachInFlight, false);
-});
-
-test('a user rule taught elsewhere (e.g. by an agent over MCP) is announced', () => {
-  const p = new AnnouncementPolicy();
-  p.beginTeach('Something else')();
-  assert.equal(p.decide(rule({ id: 4, source: 'user', statement: 'Use tabs.' })).kind, 'announce');
+  assert.equal(p.decide(rule({ id: 4, source: 'user', statement: 'Use tabs.' }), false).kind, 'announce');
 });
 
 test('a forgotten rule can be announced again', () => {
   const p = new AnnouncementPolicy();
-  p.decide(rule({ id: 5 }));
+  p.decide(rule({ id: 5 }), false);
   p.forgetRule(5);
-  assert.equal(p.decide(rule({ id: 5 })).kind, 'announce');
+  assert.equal(p.decide(rule({ id: 5 }), false).kind, 'announce');
 });
 
 test('inactive rules are not announced', () => {
   const p = new AnnouncementPolicy();
-  assert.equal(p.decide(rule({ id: 6, active: false })).kind, 'silent');
-});
-
-test('the settle function is idempotent', () => {
-  const p = new AnnouncementPolicy();
-  const a = p.beginTeach('x');
-  const b = p.beginTeach('x');
-  a();
-  a();
-  assert.ok(p.teachInFlight);
-  b();
-  assert.equal(p.teachInFlight, false);
-  assert.equal(normalizeStatement('Use Tabs!! '), 'use tabs');
+  assert.equal(p.decide(rule({ id: 6, active: false }), false).kind, 'silent');
 });

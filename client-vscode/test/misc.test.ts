@@ -1,3 +1,4 @@
+import type { Lesson } from '../src/protocol';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CrashBudget } from '../src/crashBudget';
@@ -30,7 +31,8 @@ test('debounce coalesces a burst into one call', async () => {
 });
 
 test('recall summary counts rules and lessons and keeps the subject', () => {
-  const s = summariseRecall({ action: 'recalled', items: [rule(), lesson(), lesson(), null, 'x'], query: 'add tests' });
+  const junk = [null, 'x'] as unknown as Lesson[]; // a malformed notification must not throw
+  const s = summariseRecall({ action: 'recalled', rules: [rule()], items: [lesson(), lesson(), ...junk], query: 'add tests' });
   assert.equal(s.rules, 1);
   assert.equal(s.lessons, 2);
   assert.equal(s.subject, 'add tests');

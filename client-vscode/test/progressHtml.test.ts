@@ -148,7 +148,8 @@ test('text from the brain is escaped (a rule or label can hold anything)', () =>
 test('honest empty state: the server headline, dashes for unknown rates, no fake charts', () => {
   const html = renderProgressHtml(
     progress({
-      episodes: 3, enoughData: false, successRate: null, earlySuccessRate: null,
+      episodes: 3, enoughData: false,
+      successRate: null as unknown as number, earlySuccessRate: null as unknown as number, // unknown rates
       headline: 'Not enough tasks yet: 3 tasks recorded, 9 more before a trend means anything.', series: [],
     }),
     { cspSource: CSP_SOURCE },
@@ -163,7 +164,7 @@ test('the verdict is the server\'s; an older server without one gets the change 
   assert.equal(verdictText(series()), 'down 38% — better (p = 0.003)');
   assert.equal(verdictText({ change: -55.5, improving: true }), '−55.5% early → recent · improving');
   assert.equal(changeText({ change: 12, improving: false }), '+12% early → recent · getting worse');
-  assert.equal(changeText({ change: null, improving: null }), 'not enough evidence yet');
+  assert.equal(changeText({ change: null as unknown as number, improving: null }), 'not enough evidence yet');
 });
 
 test('no tasks yet: the real server sends 0 for both rates, which must not read as 0% success', () => {

@@ -1,95 +1,228 @@
 import assert from 'node:assert/strict';
-import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import {
+  Bundle,
+  PythonProbe,
   ResolutionDeps,
-  checkComodorImport,
+  bundledLaunch,
   describeLaunch,
   expandHome,
   isPythonInterpreter,
+  judgeServerInfo,
   makeWhich,
+  parseVersionOutput,
+  probePython,
+  probeVersion,
+  pythonFits,
+  readBundle,
   resolveServer,
 } from '../src/serverResolution';
 
-function deps(over: Partial<ResolutionDeps> & { executables?: string[]; withComodor?: string[] }): ResolutionDeps {
+const BUNDLE: Bundle = { root: '/ext/bundled', manifest: { name: 'comodor-lsp', version: '0.1.0', target: 'linux-x64', pythons: [] } };
+
+interface Fakes {
+  executables?: string[];
+  /** interpreter path → its version */
+  pythons?: Record<string, [number, number, number]>;
+  /** `<command> [args] --version` output by command */
+  versions?: Record<string, string>;
+  onPath?: Record<string, string>;
+}
+
+function deps(over: Partial<ResolutionDeps> & Fakes = {}): ResolutionDeps {
   const exes = new Set(over.executables ?? []);
-  const withComodor = new Set(over.withComodor ?? []);
   return {
     configuredPath: undefined,
+    configuredInterpreter: undefined,
+    bundle: BUNDLE,
     pythonExtensionInterpreter: async () => undefined,
-    which: async () => undefined,
+    which: async (name) => over.onPath?.[name],
     isExecutable: async (f) => exes.has(f),
-    checkComodorImport: async (p) => (withComodor.has(p) ? undefined : "cannot import comodor_lsp: No module named 'comodor'"),
+    probePython: async (p): Promise<PythonProbe> => {
+      const v = over.pythons?.[p];
+      return v ? { version: v } : { error: `${p}: No such file or directory` };
+    },
+    probeVersion: async (command) => {
+      const out = over.versions?.[command];
+      return out === undefined ? { error: 'exit code 1' } : { output: out };
+    },
     homedir: '/home/u',
     ...over,
   };
 }
 
-test('python interpreters are told apart from the comodor executable', () => {
+test('python interpreters are told apart from a server executable', () => {
   for (const p of ['/usr/bin/python', '/usr/bin/python3', '/v/bin/python3.11', 'C:\\Py\\python.exe', 'pythonw.exe', '/x/pypy3']) {
     assert.ok(isPythonInterpreter(p), p);
   }
-  for (const p of ['/usr/local/bin/comodor', 'comodor.exe', '/opt/python-tools/comodor', '/x/python-config']) {
+  for (const p of ['/usr/local/bin/comodor-lsp', 'comodor.exe', '/opt/python-tools/comodor', '/x/python-config']) {
     assert.ok(!isPythonInterpreter(p), p);
   }
 });
 
-test('setting = interpreter runs `python -m comodor_lsp serve` (the client appends --stdio)', async () => {
-  const r = await resolveServer(deps({ configuredPath: '/v/bin/python3', executables: ['/v/bin/python3'], withComodor: ['/v/bin/python3'] }));
+test('with nothing configured, the bundled server runs isolated on the first Python 3.11+ on PATH', async () => {
+  const r = await resolveServer(
+    deps({ onPath: { python3: '/usr/bin/python3', python3_: '' }, pythons: { '/usr/bin/python3': [3, 12, 1] } }),
+  );
   assert.ok(r.ok);
-  assert.deepEqual(r.launch, { command: '/v/bin/python3', args: ['-m', 'comodor_lsp', 'serve'], origin: 'setting' });
+  assert.deepEqual(r.launch, { command: '/usr/bin/python3', args: ['-I', path.join('/ext/bundled', 'tool', 'launch.py'), 'serve'], origin: 'bundled' });
+});
+
+test('the Python extension interpreter runs the bundle when new enough; too old ones are skipped for PATH', async () => {
+  const chosen = await resolveServer(
+    deps({ pythonExtensionInterpreter: async () => '/venv/bin/python', pythons: { '/venv/bin/python': [3, 13, 0] }, onPath: { python3: '/usr/bin/python3' } }),
+  );
+  assert.ok(chosen.ok);
+  assert.equal(chosen.launch.command, '/venv/bin/python');
+
+  const old = await resolveServer(
+    deps({
+      pythonExtensionInterpreter: async () => '/venv/bin/python',
+      pythons: { '/venv/bin/python': [3, 9, 18], '/usr/bin/python3.11': [3, 11, 2] },
+      onPath: { python3: '/venv/bin/python', 'python3.11': '/usr/bin/python3.11' },
+    }),
+  );
+  assert.ok(old.ok);
+  assert.equal(old.launch.command, '/usr/bin/python3.11');
+  assert.match(old.tried[0], /\/venv\/bin\/python \(Python 3\.9\.18 is too old/);
+});
+
+test('only too-old Pythons: a clear failure that names them and offers the download', async () => {
+  const r = await resolveServer(deps({ onPath: { python3: '/usr/bin/python3' }, pythons: { '/usr/bin/python3': [3, 10, 13] } }));
+  assert.equal(r.ok, false);
+  if (!r.ok) {
+    assert.match(r.reason, /needs Python 3\.11 or newer/);
+    assert.match(r.reason, /\/usr\/bin\/python3 is Python 3\.10\.13/);
+    assert.deepEqual(r.fixes, ['downloadPython', 'openInterpreter']);
+  }
+});
+
+test('no Python at all: a clear failure offering the download', async () => {
+  const r = await resolveServer(deps());
+  assert.equal(r.ok, false);
+  if (!r.ok) {
+    assert.match(r.reason, /found none/);
+    assert.equal(r.fixes[0], 'downloadPython');
+  }
+});
+
+test('a bundle with binary parts accepts only the Python versions it carries them for', async () => {
+  const bundle: Bundle = { ...BUNDLE, manifest: { ...BUNDLE.manifest, pythons: ['3.11', '3.12'] } };
+  assert.equal(pythonFits([3, 12, 0], bundle.manifest), undefined);
+  assert.match(pythonFits([3, 13, 0], bundle.manifest) ?? '', /not one this build bundles its server for \(3\.11, 3\.12\)/);
+  assert.equal(pythonFits([3, 13, 0], BUNDLE.manifest), undefined);
+  assert.match(pythonFits([2, 7, 18], BUNDLE.manifest) ?? '', /too old/);
+  const r = await resolveServer(
+    deps({ bundle, onPath: { python3: '/a/python3', 'python3.12': '/b/python3.12' }, pythons: { '/a/python3': [3, 13, 1], '/b/python3.12': [3, 12, 4] } }),
+  );
+  assert.ok(r.ok);
+  assert.equal(r.launch.command, '/b/python3.12');
+});
+
+test('comodor.server.interpreter is the explicit Python for the bundle, and reported when unusable', async () => {
+  const ok = await resolveServer(deps({ configuredInterpreter: '~/py/bin/python3', executables: ['/home/u/py/bin/python3'], pythons: { '/home/u/py/bin/python3': [3, 11, 9] } }));
+  assert.ok(ok.ok);
+  assert.equal(ok.launch.command, '/home/u/py/bin/python3');
+  const bad = await resolveServer(
+    deps({ configuredInterpreter: '/opt/py/python3', executables: ['/opt/py/python3'], pythons: { '/opt/py/python3': [3, 8, 0] }, onPath: { python3: '/usr/bin/python3' } }),
+  );
+  assert.equal(bad.ok, false);
+  if (!bad.ok) {
+    assert.match(bad.reason, /comodor\.server\.interpreter is set to \/opt\/py\/python3, which cannot run Comodor's server: Python 3\.8\.0 is too old/);
+  }
+});
+
+test('comodor.server.path = our server executable: it must say `comodor-lsp` to --version', async () => {
+  const r = await resolveServer(
+    deps({ configuredPath: '~/.local/bin/comodor-lsp', executables: ['/home/u/.local/bin/comodor-lsp'], versions: { '/home/u/.local/bin/comodor-lsp': 'comodor-lsp 0.1.0' } }),
+  );
+  assert.ok(r.ok);
+  assert.deepEqual(r.launch, { command: '/home/u/.local/bin/comodor-lsp', args: ['serve'], origin: 'setting' });
+});
+
+test('comodor.server.path = a Python with comodor-lsp runs `python -m comodor_lsp serve`', async () => {
+  const r = await resolveServer(deps({ configuredPath: '/v/bin/python3', executables: ['/v/bin/python3'], versions: { '/v/bin/python3': 'comodor-lsp 0.1.0' } }));
+  assert.ok(r.ok);
   assert.equal(describeLaunch(r.launch), '/v/bin/python3 -m comodor_lsp serve');
 });
 
-test('setting = comodor executable runs `comodor serve`; ~ is expanded', async () => {
-  const r = await resolveServer(deps({ configuredPath: '~/.local/bin/comodor', executables: ['/home/u/.local/bin/comodor'] }));
-  assert.ok(r.ok);
-  assert.deepEqual(r.launch.args, ['serve']);
-  assert.equal(r.launch.command, '/home/u/.local/bin/comodor');
-});
-
-test('a broken setting is reported, not silently replaced by PATH', async () => {
+test("PyPI's other comodor in comodor.server.path is refused, with the bundled server one click away", async () => {
   const r = await resolveServer(
-    deps({ configuredPath: '/v/bin/python3', executables: ['/v/bin/python3'], which: async () => '/usr/bin/comodor' }),
+    deps({ configuredPath: '/venv/bin/comodor', executables: ['/venv/bin/comodor'], versions: { '/venv/bin/comodor': 'comodor 2.0.1' } }),
   );
   assert.equal(r.ok, false);
   if (!r.ok) {
-    assert.match(r.reason, /comodor\.server\.path is set to \/v\/bin\/python3/);
-    assert.match(r.reason, /No module named 'comodor'/);
+    assert.match(r.reason, /\/venv\/bin\/comodor, which is not the Comodor language server: “comodor --version” printed “comodor 2\.0\.1”.*PyPI's comodor, a different program/);
+    assert.deepEqual(r.fixes, ['useBundled', 'openServerPath']);
   }
 });
 
-test('the Python extension interpreter is used when it has comodor', async () => {
-  const r = await resolveServer(
-    deps({ pythonExtensionInterpreter: async () => '/venv/bin/python', executables: ['/venv/bin/python'], withComodor: ['/venv/bin/python'], which: async () => '/usr/bin/comodor' }),
-  );
-  assert.ok(r.ok);
-  assert.equal(r.launch.origin, 'python-extension');
+test('a Python without comodor-lsp in comodor.server.path is refused, not replaced by something else', async () => {
+  const r = await resolveServer(deps({ configuredPath: '/v/bin/python3', executables: ['/v/bin/python3'], onPath: { python3: '/usr/bin/python3' }, pythons: { '/usr/bin/python3': [3, 12, 0] } }));
+  assert.equal(r.ok, false);
+  if (!r.ok) {
+    assert.match(r.reason, /“python3 -m comodor_lsp --version” failed/);
+  }
 });
 
-test('an interpreter without comodor falls through to PATH, and the attempt is recorded', async () => {
+test('after "Use the Bundled Server" the setting is set aside', async () => {
   const r = await resolveServer(
-    deps({ pythonExtensionInterpreter: async () => '/venv/bin/python', executables: ['/venv/bin/python'], which: async () => '/usr/bin/comodor' }),
+    deps({ configuredPath: '/venv/bin/comodor', preferBundled: true, onPath: { python3: '/usr/bin/python3' }, pythons: { '/usr/bin/python3': [3, 11, 2] } }),
   );
   assert.ok(r.ok);
-  assert.equal(r.launch.origin, 'path');
-  assert.match(r.tried[0], /\/venv\/bin\/python .*No module named/);
+  assert.equal(r.launch.origin, 'bundled');
+});
+
+test('a missing executable in comodor.server.path is reported', async () => {
+  const r = await resolveServer(deps({ configuredPath: '/nope/python3' }));
+  assert.equal(r.ok, false);
+  if (!r.ok) {
+    assert.match(r.reason, /comodor\.server\.path is set to \/nope\/python3, which is not an executable file/);
+  }
+});
+
+test('a development build without a bundle uses comodor-lsp on PATH only if it is ours', async () => {
+  const ours = await resolveServer(deps({ bundle: undefined, onPath: { 'comodor-lsp': '/usr/bin/comodor-lsp' }, versions: { '/usr/bin/comodor-lsp': 'comodor-lsp 0.1.0' } }));
+  assert.ok(ours.ok);
+  assert.equal(ours.launch.origin, 'path');
+  const none = await resolveServer(deps({ bundle: undefined }));
+  assert.equal(none.ok, false);
+  if (!none.ok) {
+    assert.match(none.reason, /no bundled server/);
+  }
 });
 
 test('a throwing Python extension does not break resolution', async () => {
-  const r = await resolveServer(deps({ pythonExtensionInterpreter: async () => { throw new Error('boom'); }, which: async () => '/usr/bin/comodor' }));
+  const r = await resolveServer(
+    deps({ pythonExtensionInterpreter: async () => { throw new Error('boom'); }, onPath: { python3: '/usr/bin/python3' }, pythons: { '/usr/bin/python3': [3, 11, 2] } }),
+  );
   assert.ok(r.ok);
+  assert.match(r.tried[0], /boom/);
 });
 
-test('nothing found gives a failure with every place tried', async () => {
-  const r = await resolveServer(deps({}));
-  assert.equal(r.ok, false);
-  if (!r.ok) {
-    assert.match(r.reason, /couldn't find/);
-    assert.ok(r.tried.some((t) => t.includes('PATH')));
+test('--version output is parsed into a name and a version', () => {
+  assert.deepEqual(parseVersionOutput('comodor-lsp 0.1.0\n'), { name: 'comodor-lsp', version: '0.1.0' });
+  assert.deepEqual(parseVersionOutput('comodor 2.0.1'), { name: 'comodor', version: '2.0.1' });
+  assert.equal(parseVersionOutput('usage: comodor [-h] ...'), undefined);
+  assert.equal(parseVersionOutput(''), undefined);
+});
+
+test('serverInfo: another program is an error, another version of ours a warning', () => {
+  const launch = bundledLaunch('/usr/bin/python3', BUNDLE);
+  assert.deepEqual(judgeServerInfo({ name: 'comodor-lsp', version: '0.1.0' }, '0.1.0', launch), { ok: true });
+  const other = judgeServerInfo({ name: 'comodor', version: '2.0.1' }, '0.1.0', launch);
+  assert.equal(other.ok, false);
+  if (!other.ok) {
+    assert.equal(other.severity, 'error');
+    assert.match(other.message, /reported “comodor 2\.0\.1”, not “comodor-lsp”/);
   }
+  const none = judgeServerInfo(undefined, '0.1.0', launch);
+  assert.ok(!none.ok && none.severity === 'error');
+  const older = judgeServerInfo({ name: 'comodor-lsp', version: '0.0.9' }, '0.1.0', launch);
+  assert.ok(!older.ok && older.severity === 'warning' && /version 0\.0\.9, but this extension is 0\.1\.0/.test(older.message));
 });
 
 test('expandHome only touches a leading ~', () => {
@@ -100,23 +233,34 @@ test('expandHome only touches a leading ~', () => {
 test('which finds executables on PATH and skips non-executable files', { skip: process.platform === 'win32' }, async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'comodor-which-'));
   const other = mkdtempSync(path.join(os.tmpdir(), 'comodor-which-'));
-  writeFileSync(path.join(other, 'comodor'), '#!/bin/sh\n');
-  chmodSync(path.join(other, 'comodor'), 0o644);
-  writeFileSync(path.join(dir, 'comodor'), '#!/bin/sh\n');
-  chmodSync(path.join(dir, 'comodor'), 0o755);
+  writeFileSync(path.join(other, 'comodor-lsp'), '#!/bin/sh\n');
+  chmodSync(path.join(other, 'comodor-lsp'), 0o644);
+  writeFileSync(path.join(dir, 'comodor-lsp'), '#!/bin/sh\n');
+  chmodSync(path.join(dir, 'comodor-lsp'), 0o755);
   const which = makeWhich([other, dir].join(path.delimiter), undefined);
-  assert.equal(await which('comodor'), path.join(dir, 'comodor'));
+  assert.equal(await which('comodor-lsp'), path.join(dir, 'comodor-lsp'));
   assert.equal(await which('nope'), undefined);
 });
 
-test('checkComodorImport reports the interpreter error', { skip: process.platform === 'win32' }, async () => {
+test('probePython reads the version of a real interpreter; probeVersion reads --version', { skip: process.platform === 'win32' }, async () => {
+  const probe = await probePython(process.env.COMODOR_TEST_PYTHON ?? 'python3');
+  assert.ok('version' in probe && probe.version[0] === 3, JSON.stringify(probe));
   const dir = mkdtempSync(path.join(os.tmpdir(), 'comodor-py-'));
-  const fake = path.join(dir, 'python3');
-  writeFileSync(fake, "#!/bin/sh\necho \"ModuleNotFoundError: No module named 'comodor'\" >&2\nexit 1\n");
-  chmodSync(fake, 0o755);
-  assert.match((await checkComodorImport(fake)) ?? '', /No module named 'comodor'/);
-  const ok = path.join(dir, 'python-ok');
-  writeFileSync(ok, '#!/bin/sh\nexit 0\n');
-  chmodSync(ok, 0o755);
-  assert.equal(await checkComodorImport(ok), undefined);
+  const other = path.join(dir, 'comodor');
+  writeFileSync(other, '#!/bin/sh\n[ "$1" = --version ] && echo "comodor 2.0.1"\n');
+  chmodSync(other, 0o755);
+  assert.deepEqual(await probeVersion(other, []), { output: 'comodor 2.0.1' });
+  const broken = path.join(dir, 'broken');
+  writeFileSync(broken, '#!/bin/sh\necho "No module named comodor_lsp" >&2\nexit 1\n');
+  chmodSync(broken, 0o755);
+  assert.deepEqual(await probeVersion(broken, []), { error: 'No module named comodor_lsp' });
+  assert.ok('error' in (await probePython(path.join(dir, 'missing-python3'))));
+});
+
+test('readBundle reads the manifest the build writes, and nothing without one', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'comodor-bundle-'));
+  assert.equal(await readBundle(dir), undefined);
+  mkdirSync(path.join(dir, 'tool'));
+  writeFileSync(path.join(dir, 'manifest.json'), JSON.stringify(BUNDLE.manifest));
+  assert.deepEqual(await readBundle(dir), { root: dir, manifest: BUNDLE.manifest });
 });

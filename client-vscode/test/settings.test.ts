@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { CLIENT_SETTINGS, SERVER_SETTINGS, buildServerSettings } from '../src/settings';
+import { CLIENT_SETTINGS, SERVER_SETTINGS, buildServerSettings, explicitValue } from '../src/settings';
 
 const manifest = JSON.parse(readFileSync(path.join(__dirname, '..', 'package.json'), 'utf8'));
 const props: Record<string, { default: unknown; scope?: string; type: string }> =
@@ -64,10 +64,36 @@ test('settings that can send code away, move the brain or pick files to write ca
   const guarded = Object.keys(props).filter(
     (k) =>
       k.startsWith('comodor.reflect.') ||
-      ['comodor.brainPath', 'comodor.server.path', 'comodor.sync.targets'].includes(k),
+      [
+        'comodor.brainPath',
+        'comodor.brain.url',
+        'comodor.server.path',
+        'comodor.server.interpreter',
+        'comodor.sync.targets',
+      ].includes(k),
   );
-  assert.equal(guarded.length, 8);
+  assert.equal(guarded.length, 10);
   for (const key of guarded) {
     assert.ok(['machine', 'application'].includes(props[key].scope ?? ''), `${key} has scope ${props[key].scope}`);
   }
+});
+
+test('every contributed server setting has the type and default the server has', () => {
+  const jsonType: Record<string, string[]> = {
+    boolean: ['boolean'], number: ['number', 'integer'], string: ['string'], 'string[]': ['array'],
+  };
+  for (const spec of SERVER_SETTINGS) {
+    const prop = props[`comodor.${spec.key}`];
+    assert.ok(prop, `comodor.${spec.key} is not contributed`);
+    assert.ok(jsonType[spec.type].includes(prop.type), `comodor.${spec.key}: ${prop.type} vs ${spec.type}`);
+    assert.deepEqual(prop.default, spec.default, `comodor.${spec.key} default`);
+  }
+});
+
+test('only values somebody set are sent: a default would hide the user settings file', () => {
+  assert.equal(explicitValue({}), undefined);
+  assert.equal(explicitValue({ globalValue: 4 }), 4);
+  assert.equal(explicitValue({ globalValue: 4, workspaceValue: 5 }), 5);
+  assert.equal(explicitValue({ globalValue: 4, workspaceValue: 5, workspaceFolderValue: 6 }), 6);
+  assert.deepEqual(buildServerSettings(() => undefined), {});
 });

@@ -28,13 +28,14 @@ from urllib.parse import unquote, urlparse
 
 import attrs
 
-from . import config, protocol
+from . import config, protocol, team_brain
 from .brain.atomic import UnsafeWrite, write_atomic
 from .brain.engine import LearningEngine
 from .brain.errors import BrainUnavailable, InvalidInput
 from .brain.events import Event
 from .brain.freshness import ChangeWatcher
 from .brain.lessons_md import lessons_markdown
+from .brain.store.relocate import adopt_previous_brain
 from .brain.worker import BrainWorker
 from .capture.languages import language_of
 from .capture.own_writes import OwnWrites
@@ -44,6 +45,7 @@ from .diagnose import document_report, exception_key
 from .paths import (
     default_brain_path,
     in_git_folder,
+    previous_default_brain_path,
     project_key,
     resolve_inside,
     writable_folder,
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     from .reflect.service import ReflectionService
     from .sync import LiveSync
     from .team import TeamImport
+    from .teamdb.listener import TeamListener
 
 log = logging.getLogger(__name__)
 
@@ -87,11 +90,16 @@ class ComodorApp:
         self.workspace = workspace.resolve() if workspace is not None else None
         self.project_scope = f"project:{project_key(self.workspace or Path.cwd())}"
         self.brain_path = default_brain_path(self.settings.brain_path)
+        adopted = adopt_previous_brain(
+            self.brain_path, previous_default_brain_path(self.settings.brain_path)
+        )
         self.worker = worker or BrainWorker()
         self._owns_worker = worker is None
         self.engine = self._open_engine(
             session_id or f"s{uuid.uuid4().hex[:8]}", temporary_fallback
         )
+        if adopted:
+            self.engine.notices.append(adopted)
         self.own_writes = OwnWrites(self.engine.store, post=self.worker.post)
         """Files Comodor writes (sync, export): noted before each write, never agent writes."""
         self.tracker: CaptureTracker | None = None
@@ -110,6 +118,7 @@ class ComodorApp:
         self._freshness: ChangeWatcher | None = None
         self._checkers: dict[str, DocumentChecker] = {}
         """uri -> the last reading of that open document's house rules (see diagnose)."""
+        self._team_listener: TeamListener | None = None
         self._document_queries: dict[str, str] = {}
         """uri -> the query whose recall was prefetched while that document was edited"""
         self._apply_reflection()
@@ -124,9 +133,11 @@ class ComodorApp:
         """
         settings = self.settings.learning
         try:
-            engine = LearningEngine.open(
-                self.brain_path, self.project_scope, settings, session_id=session
+            store = team_brain.open_store(
+                self.settings, self.brain_path, strict=not temporary_fallback
             )
+            engine = LearningEngine(store, self.project_scope, settings, session_id=session)
+            team_brain.announce_notices(store, engine.bus)
         except BrainUnavailable as error:
             if not temporary_fallback:
                 if self._owns_worker:
@@ -154,7 +165,9 @@ class ComodorApp:
 
     def configure(self, settings: Settings) -> None:
         """Apply new settings; the brain location is fixed for the life of the app."""
-        self.settings = attrs.evolve(settings, brain_path=self.settings.brain_path)
+        self.settings = attrs.evolve(
+            settings, brain_path=self.settings.brain_path, brain=self.settings.brain
+        )
         self.engine.configure(self.settings.learning)
         self._apply_reflection()
         if self.tracker is not None:
@@ -391,6 +404,16 @@ class ComodorApp:
 
     # -- background parts for long-running hosts ------------------------------------- #
 
+    def check_brain(self, on_notice: Callable[[str], None]) -> None:
+        """Check every page of the brain in the background; salvage a damaged one."""
+
+        def check() -> None:
+            notice = self.engine.recover_if_damaged()
+            if notice is not None:
+                on_notice(notice)
+
+        self.worker.post(check, "check the brain file")
+
     def watch_other_processes(self) -> None:
         """Follow changes other processes make to the brain (hover, views, stats)."""
         if self._freshness is None:
@@ -399,6 +422,9 @@ class ComodorApp:
                 self.engine.store.path,
                 lambda: self.worker.post(engine.catch_up, "catch up with other processes"),
             ).start()
+            self._team_listener = team_brain.watch_team(
+                engine.store, self.settings.brain.url, self.worker.post, engine.catch_up
+            )
 
     def start_capture(self, on_notice: Callable[[str], None]) -> None:
         """Watch the workspace and read its conventions (language server only)."""
@@ -432,6 +458,8 @@ class ComodorApp:
         """Stop background work and close the brain; never waits on a hung model."""
         if self._freshness is not None:
             self._freshness.stop(0.2)
+        if self._team_listener is not None:
+            self._team_listener.stop(0.3)
         if self.live_sync is not None:
             self.live_sync.stop(0.2)
         if self.capture is not None:

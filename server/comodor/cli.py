@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
+from . import SERVER_NAME, __version__
 
 
 def _demo(args: argparse.Namespace) -> int:
@@ -32,8 +32,7 @@ def _serve(args: argparse.Namespace) -> int:
     logging.getLogger("pygls").setLevel(logging.WARNING)
     from .lsp.main import create_server
 
-    create_server().start_io()
-    return 0
+    return create_server().start_io()
 
 
 def _workspace(raw: str | None) -> Path:
@@ -143,6 +142,12 @@ def _schemas(args: argparse.Namespace) -> int:
 
     written = write(Path(args.out))
     print(f"wrote {len(written)} schemas to {args.out}")
+    client = Path(args.client)
+    if (client / "package.json").is_file():
+        from . import clientgen
+
+        for path in clientgen.write(client):
+            print(f"wrote {path}")
     return 0
 
 
@@ -179,7 +184,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="comodor-lsp",
         description="Comodor: a learning memory for AI coding assistants.",
     )
-    parser.add_argument("--version", action="version", version=f"comodor-lsp {__version__}")
+    parser.add_argument("--version", action="version", version=f"{SERVER_NAME} {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     serve = commands.add_parser("serve", help="run the language server over stdio")
     serve.add_argument(
@@ -225,8 +230,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     progress.add_argument("--json", action="store_true", help="the protocol result as JSON")
     progress.set_defaults(handler=_progress)
-    schemas = commands.add_parser("schemas", help="write the protocol's JSON Schemas")
+    schemas = commands.add_parser(
+        "schemas", help="write the protocol's JSON Schemas and the VS Code client's copies"
+    )
     schemas.add_argument("--out", default="schemas", help="folder to write into")
+    schemas.add_argument(
+        "--client",
+        default="client-vscode",
+        help="the VS Code extension's folder (skipped when it has no package.json)",
+    )
     schemas.set_defaults(handler=_schemas)
     doctor = commands.add_parser(
         "doctor", help="check the brain, the watcher and the model endpoint"

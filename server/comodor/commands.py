@@ -19,6 +19,7 @@ from . import protocol as p
 from .brain.errors import InvalidInput
 from .brain.models import Message
 from .capture.taught import statement_dimension
+from .mcp_tools import call_tool
 from .protocol.progress import progress_result
 
 if TYPE_CHECKING:
@@ -164,6 +165,12 @@ def _stats(app: ComodorApp, params: p.NoParams) -> p.StatsResult:
     return p.view_of(p.StatsResult, app.engine.stats(), watching=app.watching)
 
 
+def _tool(app: ComodorApp, params: p.ToolParams) -> p.ToolResult:
+    """An agent tool of the MCP table, run through whichever door the agent uses."""
+    outcome = call_tool(app, params.name, params.arguments)
+    return p.ToolResult(is_error=not outcome.ok, text=outcome.text, data=outcome.data)
+
+
 def _consolidate(app: ComodorApp, params: p.NoParams) -> p.ConsolidateResult:
     del params
     return p.ConsolidateResult(app.engine.consolidate())
@@ -294,6 +301,13 @@ COMMANDS: dict[str, Command] = {
             "Counts for this project.",
             reads=True,
             fresh=True,
+        ),
+        Command(
+            "comodor.tool",
+            p.ToolParams,
+            p.ToolResult,
+            _tool,
+            "Run an agent tool (as the MCP server serves it) for the editor's agent mode.",
         ),
         Command(
             "comodor.consolidate",

@@ -14,7 +14,12 @@ field):
 4. workspace settings (``workspace/configuration`` pulls, ``.vscode/settings.json``
    for the command line) — but never for what is trusted to users only: the
    brain's location, the network (``reflect.*``) and the files Comodor writes
-   (``sync.targets``), see :func:`comodor.settings.restrict_to_user_level`.
+   (``sync.targets``), nor the team database (``brain.url``), see
+   :func:`comodor.settings.restrict_to_user_level`.
+
+``COMODOR_BRAIN_URL``, when set, is read right after the user-level file (it wins
+over the file; ``initializationOptions`` win over it): a database URL belongs to the
+user, like the file.
 
 A problem in any layer (a value of the wrong type, a file that is not JSON) is
 reported and skipped; the layer below stands.
@@ -75,7 +80,11 @@ def user_settings(problems: list[str] | None = None) -> Settings:
     if raw is not None and not isinstance(raw, dict):
         problems.append(f"{path}: expected a JSON object; ignored")
         raw = None
-    return merge(Settings(), raw, problems)
+    settings = merge(Settings(), raw, problems)
+    url = os.environ.get("COMODOR_BRAIN_URL", "").strip()
+    if url:
+        settings = attrs.evolve(settings, brain=attrs.evolve(settings.brain, url=url))
+    return settings
 
 
 def load(

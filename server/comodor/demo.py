@@ -14,16 +14,10 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import sys
 import tempfile
-import time
 from pathlib import Path
-from typing import Any
 
-from lsprotocol import types
-from pygls.lsp.client import LanguageClient
-
-from .lsp.plain import plain
+from .testing import Editor
 
 AGENT_FILES = {
     "greet.py": 'def greet(name):\n    message = "hello, " + name\n    return message\n',
@@ -32,92 +26,14 @@ AGENT_FILES = {
 USER_FIXES = {name: text.replace('"', "'") for name, text in AGENT_FILES.items()}
 
 
-class DemoClient:
-    """Just enough of an editor: open, save, hover, run commands, collect notifications."""
-
-    def __init__(self, workspace: Path) -> None:
-        self.workspace = workspace
-        self.client = LanguageClient("comodor-demo", "1")
-        self.memory: list[dict[str, Any]] = []
-
-        @self.client.feature("comodor/memory")  # type: ignore[untyped-decorator]
-        def on_memory(params: Any) -> None:
-            self.memory.append(plain(params))
-
-    async def start(self) -> None:
-        await self.client.start_io(sys.executable, "-m", "comodor_lsp", "serve")
-        await self.client.initialize_async(
-            types.InitializeParams(
-                capabilities=types.ClientCapabilities(),
-                client_info=types.ClientInfo(name="comodor-demo"),
-                workspace_folders=[types.WorkspaceFolder(uri=self.workspace.as_uri(), name="demo")],
-                initialization_options={"learning": {"prefetchDelayMs": 50}},
-            )
-        )
-        self.client.initialized(types.InitializedParams())
-
-    async def stop(self) -> None:
-        await self.client.shutdown_async(None)
-        self.client.exit(None)
-        await self.client.stop()  # type: ignore[no-untyped-call]
-
-    async def command(self, name: str, argument: dict[str, Any] | None = None) -> Any:
-        return await self.client.workspace_execute_command_async(
-            types.ExecuteCommandParams(command=name, arguments=[argument or {}])
-        )
-
-    def uri(self, name: str) -> str:
-        return (self.workspace / name).as_uri()
-
-    def open(self, name: str) -> None:
-        self.client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(
-                    uri=self.uri(name),
-                    language_id="python",
-                    version=1,
-                    text=(self.workspace / name).read_text(),
-                )
-            )
-        )
-
-    def save(self, name: str, text: str) -> None:
-        (self.workspace / name).write_text(text)
-        self.client.text_document_did_save(
-            types.DidSaveTextDocumentParams(
-                text_document=types.TextDocumentIdentifier(uri=self.uri(name)), text=text
-            )
-        )
-
-    async def hover(self, name: str) -> str:
-        result = await self.client.text_document_hover_async(
-            types.HoverParams(
-                text_document=types.TextDocumentIdentifier(uri=self.uri(name)),
-                position=types.Position(line=0, character=0),
-            )
-        )
-        if result is None:
-            return "(no hover)"
-        contents = result.contents
-        return contents.value if isinstance(contents, types.MarkupContent) else str(contents)
-
-    async def wait_for(self, action: str, timeout: float = 15.0) -> dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for event in self.memory:
-                if event.get("action") == action:
-                    return event
-            await asyncio.sleep(0.05)
-        raise TimeoutError(f"the server sent no {action!r} notification within {timeout:.0f} s")
-
-
 def _indent(text: str) -> str:
     return "\n".join("   " + line if line else "" for line in text.splitlines())
 
 
 async def _play(workspace: Path) -> None:
-    editor = DemoClient(workspace)
-    await editor.start()
+    editor = await Editor.launch(
+        workspace, options={"learning": {"prefetchDelayMs": 50}}, name="comodor-demo"
+    )
     try:
         print("1. The user teaches a lesson from the command palette:")
         taught = await editor.command(
@@ -143,7 +59,7 @@ async def _play(workspace: Path) -> None:
             editor.open(name)
             editor.save(name, text)
             print(f"   saved {name}")
-        learned = await editor.wait_for("rule")
+        (learned,) = await editor.wait_memory("rule", timeout=15)
         for rule in learned["items"]:
             print(f"   -> Learned: {rule['statement']} — from {rule['evidence']}")
         print()
@@ -163,7 +79,7 @@ async def _play(workspace: Path) -> None:
 
         print("6. Hovering in a Python file shows:")
         editor.open("greet.py")
-        print(_indent(await editor.hover("greet.py")) + "\n")
+        print(_indent(await editor.hover_text("greet.py")) + "\n")
 
         print("7. Progress:")
         progress = await editor.command("comodor.progress")

@@ -1,4 +1,4 @@
-"""``comodor-lsp doctor``: brain health, watcher state, and whether the model endpoint answers.
+"""``comodor-lsp doctor``: brain health, the team database, the watcher, the model endpoint.
 
 One function, :func:`diagnose`, serves the CLI and the ``comodor.doctor``
 command, so both always tell the same story.
@@ -79,5 +79,20 @@ def _model(app: ComodorApp) -> Check:
         gateway.close()
 
 
+def _database(app: ComodorApp) -> Check | None:
+    """The team database: reachable, migrated, how fast, and what waits to be sent."""
+    from .brain.store.team import TeamStore
+
+    store = app.engine.store
+    if not isinstance(store, TeamStore):
+        return None
+    from .teamdb.health import check_team
+
+    ok, detail = check_team(store)
+    return Check("database", ok, detail)
+
+
 def diagnose(app: ComodorApp, *, probe_watcher: bool = True) -> list[Check]:
-    return [_brain(app), _watcher(app, probe_watcher), _model(app)]
+    checks = [_brain(app), _watcher(app, probe_watcher), _model(app)]
+    database = _database(app)
+    return [*checks[:1], database, *checks[1:]] if database is not None else checks

@@ -10,7 +10,7 @@ low-level server, so the schemas and error results are exactly ours).
 Brain calls block (SQLite, git), so they run on the app's brain worker, writes
 in arrival order and reads on the read lane, like the language server's.
 
-Registering it, e.g. for Claude Code: ``claude mcp add comodor -- comodor-lsp mcp``;
+Registering it, e.g. for Claude Code: ``claude mcp add comodor-lsp -- comodor-lsp mcp``;
 for clients configured with JSON: ``{"command": "comodor-lsp", "args": ["mcp",
 "--workspace", "/path/to/project"]}``.
 """
@@ -29,7 +29,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 from mcp.shared.exceptions import MCPError
 
-from . import __version__
+from . import SERVER_NAME, __version__
 from .app import ComodorApp
 from .mcp_tools import TOOLS, call_tool
 
@@ -125,7 +125,7 @@ def build_server(app: ComodorApp) -> Server[Any]:
         )
 
     return Server(
-        "comodor",
+        SERVER_NAME,
         version=__version__,
         title="Comodor",
         instructions=INSTRUCTIONS,
@@ -146,6 +146,7 @@ def open_app(workspace: Path) -> ComodorApp:
             log.warning("%s", notice)
     except Exception:  # a malformed team file must not keep the tools away
         log.exception("reading team rules failed")
+    app.check_brain(on_notice=lambda notice: log.warning("%s", notice))
     app.watch_other_processes()
     return app
 

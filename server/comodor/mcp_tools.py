@@ -1,8 +1,10 @@
 """The MCP tools: protocol commands, described for an agent, with nothing re-implemented.
 
-Each tool routes its arguments to one entry of :data:`comodor.commands.COMMANDS`
-and runs it through :meth:`ComodorApp.execute`, so the MCP server validates,
-redacts and answers exactly like the language server. Input schemas are
+Each tool routes its arguments to one protocol command and runs it through
+:meth:`ComodorApp.execute`, so the MCP server validates, redacts and answers
+exactly like the language server. The same table is VS Code's language-model tools
+(``comodor.tool`` runs a tool through the language server; ``clientgen`` writes the
+manifest), so an agent in the editor and an agent over MCP get the same words. Input schemas are
 generated from the same attrs params classes as ``schemas/``; output schemas
 from the same result classes. This module knows nothing about the MCP SDK, so
 it can be tested without a transport (see :mod:`comodor.mcp_server` for that).
@@ -18,8 +20,7 @@ import attrs
 
 from . import protocol
 from .brain.errors import BrainError, InvalidInput
-from .commands import COMMANDS
-from .schemas import object_schema
+from .protocol.jsonschema import object_schema
 
 if TYPE_CHECKING:
     from .app import ComodorApp
@@ -53,10 +54,12 @@ class McpTool:
     description: str
     command: str
     """The protocol command it runs (for ``comodor_forget``: the lesson one; see ``route``)."""
+    params: type[Any]
+    """Params class for the input schema: the command's (tested), or the tool's own."""
+    result: type[Any]
+    """The command's result class, the tool's output schema."""
     arguments: dict[str, str] = attrs.field(factory=dict)
     """Per-argument help for the agent (camelCase names)."""
-    params: type[Any] | None = None
-    """Params class for the input schema; default: the command's."""
     hidden: tuple[str, ...] = ()
     """Params that make no sense over MCP (left out of the schema, still accepted)."""
     route: Callable[[dict[str, Any]], tuple[str, dict[str, Any]]] | None = None
@@ -64,7 +67,7 @@ class McpTool:
     read_only: bool = False
 
     def input_schema(self) -> dict[str, Any]:
-        schema = object_schema(self.params or COMMANDS[self.command].params, params=True)
+        schema = object_schema(self.params, params=True)
         properties: dict[str, Any] = schema["properties"]
         for name in self.hidden:
             properties.pop(name, None)
@@ -75,7 +78,7 @@ class McpTool:
         return schema
 
     def output_schema(self) -> dict[str, Any]:
-        return object_schema(COMMANDS[self.command].result, params=False)
+        return object_schema(self.result, params=False)
 
     def resolve(self, arguments: dict[str, Any]) -> tuple[str, dict[str, Any]]:
         if self.route is not None:
@@ -126,6 +129,8 @@ TOOLS_LIST = (
             "observation and say so). Keep the taskId and call comodor_end_task when done."
         ),
         command="comodor.beginTask",
+        params=protocol.BeginTaskParams,
+        result=protocol.BeginTaskResult,
         arguments={"goal": "The user's request, in their words."},
         render=_render_begin,
     ),
@@ -141,6 +146,8 @@ TOOLS_LIST = (
             "Comodor learn from repeated tool failures."
         ),
         command="comodor.endTask",
+        params=protocol.EndTaskParams,
+        result=protocol.EndTaskResult,
         arguments={
             "taskId": "The taskId comodor_begin_task returned.",
             "success": "Whether the request was completed and works.",
@@ -165,6 +172,8 @@ TOOLS_LIST = (
             "you are already inside a task; prefer comodor_begin_task at the start of a request."
         ),
         command="comodor.playbook",
+        params=protocol.PlaybookParams,
+        result=protocol.PlaybookResult,
         arguments={
             "query": "The request or the change you are about to make.",
             "maxTokens": "Budget for the lessons part of the playbook.",
@@ -183,6 +192,8 @@ TOOLS_LIST = (
             "it applies generally. Stored pinned, so it is in every playbook until forgotten."
         ),
         command="comodor.teach",
+        params=protocol.TeachParams,
+        result=protocol.LessonResult,
         arguments={
             "text": "'When: what to do', 1 to 2000 characters.",
             "kind": "preference, fact, heuristic, pitfall or env.",
@@ -199,6 +210,8 @@ TOOLS_LIST = (
             "synced instruction files (AGENTS.md…)."
         ),
         command="comodor.teachRule",
+        params=protocol.TeachRuleParams,
+        result=protocol.RuleResult,
         arguments={"statement": "One imperative sentence, up to 300 characters."},
     ),
     McpTool(
@@ -210,6 +223,8 @@ TOOLS_LIST = (
             "before forgetting it, or to explain why you follow a rule."
         ),
         command="comodor.rules",
+        params=protocol.RulesParams,
+        result=protocol.RulesResult,
         arguments={"includeUnconfident": "Also list rules still gathering evidence."},
         render=_render_rules,
         read_only=True,
@@ -223,6 +238,8 @@ TOOLS_LIST = (
             "ended); `note` keeps their words."
         ),
         command="comodor.feedback",
+        params=protocol.FeedbackParams,
+        result=protocol.FeedbackResult,
         arguments={
             "good": "true when the user was happy with the result.",
             "note": "The user's words, briefly.",
@@ -239,6 +256,7 @@ TOOLS_LIST = (
         ),
         command="comodor.forget",
         params=ForgetParams,
+        result=protocol.RemovedResult,
         arguments={"id": "The lesson's or the rule's id.", "kind": "'lesson' or 'rule'."},
         route=_route_forget,
     ),

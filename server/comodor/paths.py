@@ -17,6 +17,10 @@ from pathlib import Path
 import platformdirs
 
 BRAIN_FILE = "brain.db"
+DATA_FOLDER = "comodor-lsp"
+"""Our folder in the platform's data directory: not ``comodor``, where PyPI's other
+``comodor`` (a coding agent) keeps a ``brain.db`` of its own."""
+PREVIOUS_DATA_FOLDER = "comodor"
 
 
 def default_brain_path(override: str = "") -> Path:
@@ -26,7 +30,14 @@ def default_brain_path(override: str = "") -> Path:
     home = os.environ.get("COMODOR_HOME")
     if home:
         return Path(home).expanduser() / BRAIN_FILE
-    return Path(platformdirs.user_data_dir("comodor", appauthor=False)) / BRAIN_FILE
+    return Path(platformdirs.user_data_dir(DATA_FOLDER, appauthor=False)) / BRAIN_FILE
+
+
+def previous_default_brain_path(override: str = "") -> Path | None:
+    """Where the default brain was before it moved to ``comodor-lsp`` (None if not the default)."""
+    if override or os.environ.get("COMODOR_HOME"):
+        return None
+    return Path(platformdirs.user_data_dir(PREVIOUS_DATA_FOLDER, appauthor=False)) / BRAIN_FILE
 
 
 def _git_root_commit(folder: Path) -> str | None:

@@ -107,10 +107,20 @@ class DiagnosticsSettings:
 
 
 @attrs.frozen
+class BrainSettings:
+    """Where the shared brain is: a team's PostgreSQL database, or none (the local file)."""
+
+    url: str = ""
+    """``postgresql://user@host/db`` (``COMODOR_BRAIN_URL``); the password comes from
+    ``PGPASSWORD`` or ``~/.pgpass``, never from here. Empty: the local SQLite file only."""
+
+
+@attrs.frozen
 class Settings:
     """Everything configurable, with the protocol's defaults."""
 
     brain_path: str = ""
+    brain: BrainSettings = BrainSettings()
     learning: LearningSettings = LearningSettings()
     reflect: ReflectSettings = ReflectSettings()
     watch: WatchSettings = WatchSettings()
@@ -130,6 +140,7 @@ def _snake(name: str) -> str:
 
 
 _SECTIONS: dict[str, type[Any]] = {
+    "brain": BrainSettings,
     "learning": LearningSettings,
     "reflect": ReflectSettings,
     "watch": WatchSettings,
@@ -207,8 +218,13 @@ def restrict_to_user_level(workspace: Settings, trusted: Settings) -> Settings:
     repository. It must not be able to point the brain somewhere else, turn on
     a network endpoint that would receive the user's code, or choose which files
     Comodor writes (``sync.targets`` naming ``.git/config`` or a virtualenv's
-    ``activate``).
+    ``activate``), nor send the project's memory to a database of its choosing
+    (``brain.url``).
     """
     return attrs.evolve(
-        workspace, brain_path=trusted.brain_path, reflect=trusted.reflect, sync=trusted.sync
+        workspace,
+        brain_path=trusted.brain_path,
+        brain=trusted.brain,
+        reflect=trusted.reflect,
+        sync=trusted.sync,
     )

@@ -12,7 +12,8 @@ def test_old_checkpoints_and_orphan_blobs_are_pruned_and_live_ones_kept(
     engine: LearningEngine,
 ) -> None:
     old = engine.record_agent_write("old.py", "before old\n", "after old\n")
-    engine.store._conn.execute(
+    local = getattr(engine.store, "local", engine.store)  # checkpoints never leave the laptop
+    local._conn.execute(
         "UPDATE agent_writes SET created_at = ? WHERE id = ?", (time.time() - 90 * 86_400, old)
     )
     orphan = engine.blobs.put("nobody refers to this\n")

@@ -2,15 +2,19 @@
 1.100.3) in a throw-away profile, headless Debian Chromium, Python Playwright.
 
 `vscode_factory(settings=..., files=...)` gives a `VSCodeUI` on a fresh workspace with the
-extension installed from the .vsix that `npm run package` builds. Each launch has its own HOME,
-XDG dirs, user-data dir, extensions dir and COMODOR_HOME, and code-server runs in its own
-session (setsid) so the whole process group (file watcher, extension hosts, the language
-server) is killed at the end.
+extension installed from the per-platform .vsix that `scripts/build_vsix.py` builds (the one a
+user installs, with this checkout's server inside). Each launch has its own HOME, XDG dirs,
+user-data dir, extensions dir and COMODOR_HOME, and code-server runs in its own session
+(setsid) so the whole process group (file watcher, extension hosts, the language server) is
+killed at the end.
 
-The language server is this checkout's, whatever is pip-installed: `comodor.server.path` is
-this interpreter (`sys.executable`, so the extension runs `python -m comodor_lsp serve`) and
-code-server's environment puts `<checkout>/server` first on PYTHONPATH. Each launch checks
-that `import comodor_lsp` in that environment really resolves to this checkout.
+Which server runs:
+- `server="bundled"` (the default): as a user gets it. `comodor.server.path` is unset, no
+  PYTHONPATH, and the only Python on PATH ahead of the system's is a fresh virtualenv with
+  nothing installed (`bare_python`); each launch checks that `import comodor_lsp` fails there.
+- `server="checkout"`: `comodor.server.path` is this interpreter (`python -m comodor_lsp serve`)
+  with `<checkout>/server` first on PYTHONPATH, checked to resolve to this checkout.
+- a test's own `comodor.server.path` in `settings` overrides both.
 """
 
 from __future__ import annotations
@@ -103,30 +107,44 @@ def code_server_bin() -> Path:
 
 @pytest.fixture(scope="session")
 def extension_vsix() -> Path:
-    """Build the .vsix the way a release does (npm run package)."""
+    """Build the .vsix the way a release does (scripts/build_vsix.py, for this platform)."""
     start = time.monotonic()
-    if not (CLIENT / "node_modules" / "vscode-languageclient").exists():
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund"],
-            cwd=CLIENT,
-            check=True,
-            capture_output=True,
-            timeout=600,
-        )
     proc = subprocess.run(
-        ["npm", "run", "package"],
-        cwd=CLIENT,
+        [sys.executable, str(REPO / "scripts" / "build_vsix.py")],
+        cwd=REPO,
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=900,
         check=False,
     )
     if proc.returncode != 0:
-        pytest.fail(f"npm run package failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-    vsix = CLIENT / "comodor.vsix"
-    assert vsix.exists()
-    _log(f"npm run package: {time.monotonic() - start:.1f}s")
+        pytest.fail(f"build_vsix.py failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
+    vsix = Path(proc.stdout.strip().splitlines()[-1])
+    assert vsix.is_file() and vsix.suffix == ".vsix", vsix
+    _log(f"build_vsix.py: {time.monotonic() - start:.1f}s -> {vsix.name}")
     return vsix
+
+
+@pytest.fixture(scope="session")
+def bare_python(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The bin folder of a fresh virtualenv with nothing installed: a user's plain Python."""
+    venv = tmp_path_factory.mktemp("bare-python") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    return venv / "bin"
+
+
+@pytest.fixture(scope="session")
+def other_comodor(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The `comodor` command of PyPI's other comodor (a coding agent), in its own virtualenv."""
+    venv = tmp_path_factory.mktemp("other-comodor") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "comodor==2.0.1"],
+        check=True,
+        capture_output=True,
+        timeout=600,
+    )
+    return venv / "bin" / "comodor"
 
 
 @pytest.fixture
@@ -180,6 +198,20 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
         proc.wait(timeout=5)
 
 
+def _assert_no_comodor_installed(env: dict[str, str]) -> None:
+    """The bundled server must not lean on an installed one: `python3` on this PATH has none."""
+    found = subprocess.run(
+        ["python3", "-c", "import comodor_lsp"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    if found.returncode == 0 or "No module named 'comodor_lsp'" not in found.stderr:
+        pytest.fail(f"python3 in code-server's environment can import comodor_lsp: {found}")
+
+
 def _assert_server_from_checkout(env: dict[str, str]) -> None:
     """The extension will run `<sys.executable> -m comodor_lsp serve` in code-server's environment;
     make sure that imports this checkout's server, not a pip-installed one."""
@@ -221,6 +253,7 @@ def vscode_factory(
     tmp_path: Path,
     code_server_bin: Path,
     extension_vsix: Path,
+    bare_python: Path,
     playwright_instance: Any,
 ) -> Iterator[Callable[..., VSCodeSession]]:
     from .vscode_ui import VSCodeUI
@@ -234,6 +267,7 @@ def vscode_factory(
         files: dict[str, str] | None = None,
         env: dict[str, str] | None = None,
         before_start: Callable[[Path, dict[str, str]], None] | None = None,
+        server: str = "bundled",
     ) -> VSCodeSession:
         """Start code-server + chromium on a new workspace. `before_start(workspace, env)` runs
         after the workspace and COMODOR_HOME exist and before VS Code starts (to seed a brain)."""
@@ -260,29 +294,36 @@ def vscode_factory(
             (workspace / rel).write_text(text)
         user_settings = {
             **BASE_USER_SETTINGS,
-            "comodor.server.path": sys.executable,
+            **({"comodor.server.path": sys.executable} if server == "checkout" else {}),
             **(settings or {}),
         }
         _write_json(dirs["ud"] / "User" / "settings.json", user_settings)
         if machine_settings:
             _write_json(dirs["ud"] / "Machine" / "settings.json", machine_settings)
 
-        pythonpath = os.pathsep.join(
-            p for p in (str(REPO / "server"), os.environ.get("PYTHONPATH", "")) if p
-        )
         cs_env = {
-            **os.environ,
+            **{k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")},
             "HOME": str(dirs["home"]),
             "XDG_CONFIG_HOME": str(dirs["xdg-config"]),
             "XDG_DATA_HOME": str(dirs["xdg-data"]),
             "XDG_CACHE_HOME": str(dirs["xdg-cache"]),
             "COMODOR_HOME": str(dirs["comodor-home"]),
-            # The server under test is this checkout's, whatever is pip-installed.
-            "PYTHONPATH": pythonpath,
-            **(env or {}),
         }
-        if user_settings["comodor.server.path"] == sys.executable:
+        if server == "checkout":
+            # The server under test is this checkout's, whatever is pip-installed.
+            cs_env["PYTHONPATH"] = os.pathsep.join(
+                p for p in (str(REPO / "server"), os.environ.get("PYTHONPATH", "")) if p
+            )
+        else:
+            # A user's machine: a plain Python first on PATH, not the test run's virtualenv.
+            ours = Path(sys.executable).parent
+            path = [p for p in os.environ["PATH"].split(os.pathsep) if Path(p) != ours]
+            cs_env["PATH"] = os.pathsep.join([str(bare_python), *path])
+        cs_env.update(env or {})
+        if user_settings.get("comodor.server.path") == sys.executable:
             _assert_server_from_checkout(cs_env)
+        elif "comodor.server.path" not in user_settings:
+            _assert_no_comodor_installed(cs_env)
         if before_start is not None:
             before_start(workspace, cs_env)
         subprocess.run(

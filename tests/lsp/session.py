@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Union
 
 import jsonschema
-from comodor_lsp.lsp.plain import plain
+from comodor_lsp.testing import Editor, plain
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient, make_test_lsp_client
@@ -65,28 +65,23 @@ def make_client() -> LanguageClient:
     return client
 
 
-class Session:
-    """A real server process, a real workspace folder, and a client speaking to it."""
+class Session(Editor):
+    """A real server process, a real workspace folder, and a client speaking to it.
+
+    The project's one test client (:class:`comodor_lsp.testing.Editor`) around the
+    client pytest-lsp manages, checking every command's result against ``schemas/``.
+    """
 
     def __init__(self, client: LanguageClient, workspace: Path) -> None:
-        self.client = client
-        self.workspace = workspace
-        self.versions: dict[str, int] = {}
+        super().__init__(workspace, client)
 
     @property
     def kind(self) -> str:
         """Which editor this client plays: ``vscode`` or ``neovim``."""
         return self.client.kind  # type: ignore[attr-defined,no-any-return]
 
-    @property
-    def memory(self) -> list[dict[str, Any]]:
-        return self.client.memory  # type: ignore[attr-defined,no-any-return]
-
     async def command(self, name: str, argument: Any = None, *, raw: bool = False) -> Any:
-        arguments = [] if argument is None and raw else [argument if argument is not None else {}]
-        result = await self.client.workspace_execute_command_async(
-            types.ExecuteCommandParams(command=name, arguments=arguments)
-        )
+        result = await super().command(name, argument, raw=raw)
         check(f"commands/{name}.result.json", result)
         return result
 
@@ -98,85 +93,6 @@ class Session:
         except JsonRpcException as error:
             return error
         raise AssertionError(f"{name} {arguments!r} did not fail")
-
-    def uri(self, relative: str) -> str:
-        return (self.workspace / relative).resolve().as_uri()
-
-    def open(self, relative: str, text: str | None = None, language: str = "python") -> str:
-        uri = self.uri(relative)
-        if text is None:
-            text = (self.workspace / relative).read_text()
-        self.versions[uri] = 1
-        self.client.text_document_did_open(
-            types.DidOpenTextDocumentParams(
-                text_document=types.TextDocumentItem(
-                    uri=uri, language_id=language, version=1, text=text
-                )
-            )
-        )
-        return uri
-
-    def replace_all(self, relative: str, text: str) -> None:
-        """The user edits the whole buffer (as a full-text change)."""
-        uri = self.uri(relative)
-        self.versions[uri] = self.versions.get(uri, 1) + 1
-        self.client.text_document_did_change(
-            types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(
-                    uri=uri, version=self.versions[uri]
-                ),
-                content_changes=[types.TextDocumentContentChangeWholeDocument(text=text)],
-            )
-        )
-
-    def type_at(self, relative: str, line: int, text: str) -> None:
-        """The user types ``text`` at the start of ``line`` (an incremental change)."""
-        uri = self.uri(relative)
-        self.versions[uri] = self.versions.get(uri, 1) + 1
-        position = types.Position(line=line, character=0)
-        self.client.text_document_did_change(
-            types.DidChangeTextDocumentParams(
-                text_document=types.VersionedTextDocumentIdentifier(
-                    uri=uri, version=self.versions[uri]
-                ),
-                content_changes=[
-                    types.TextDocumentContentChangePartial(
-                        range=types.Range(start=position, end=position), text=text
-                    )
-                ],
-            )
-        )
-
-    def save(self, relative: str, text: str) -> None:
-        """The editor writes the file and reports the save (with its text)."""
-        (self.workspace / relative).write_text(text)
-        self.client.text_document_did_save(
-            types.DidSaveTextDocumentParams(
-                text_document=types.TextDocumentIdentifier(uri=self.uri(relative)), text=text
-            )
-        )
-
-    async def hover(self, relative: str, line: int = 0) -> types.Hover | None:
-        return await self.client.text_document_hover_async(
-            types.HoverParams(
-                text_document=types.TextDocumentIdentifier(uri=self.uri(relative)),
-                position=types.Position(line=line, character=0),
-            )
-        )
-
-    async def wait_memory(
-        self, action: str, timeout: float = 10.0, count: int = 1
-    ) -> list[dict[str, Any]]:
-        """Wait until ``count`` notifications with ``action`` arrived; return them."""
-        deadline = time.monotonic() + timeout
-        while True:
-            found = [event for event in self.memory if event["action"] == action]
-            if len(found) >= count:
-                return found
-            if time.monotonic() > deadline:
-                seen = [event["action"] for event in self.memory]
-                raise AssertionError(f"no {action!r} notification within {timeout}s; saw {seen}")
-            await asyncio.sleep(0.02)
 
     async def wait_diagnostics(
         self, relative: str, until: Any = None, timeout: float = 10.0
@@ -218,10 +134,6 @@ class Session:
             )
         )
         return [action for action in result or [] if isinstance(action, types.CodeAction)]
-
-    async def settle(self) -> None:
-        """Wait until the server has processed everything sent so far (a round trip)."""
-        await self.command("comodor.stats")
 
 
 def edits_of(edit: types.WorkspaceEdit | None) -> list[types.TextEdit]:

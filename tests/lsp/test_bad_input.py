@@ -48,6 +48,43 @@ CASES: list[Any] = [
     pytest.param("comodor.undo", [{"uris": "file:///a"}], "uris", id="uris-not-a-list"),
     pytest.param("comodor.setRule", [{"id": 1, "active": "no"}], "active", id="flag-not-bool"),
     pytest.param("comodor.lessons", [{"limit": 0}], "limit", id="zero-limit"),
+    # values JSON carries and nothing downstream can store: never an internal error
+    pytest.param("comodor.teach", [{"text": "x: \ud800"}], "text", id="lone-surrogate"),
+    pytest.param(
+        "comodor.teachRule", [{"statement": "Use \udfff"}], "statement", id="low-surrogate"
+    ),
+    pytest.param("comodor.beginTask", [{"goal": "fix \ud83d"}], "goal", id="half-an-emoji"),
+    pytest.param(
+        "comodor.denied",
+        [{"tool": "run_shell", "subject": "rm \ud800"}],
+        "subject",
+        id="surrogate-2",
+    ),
+    pytest.param(
+        "comodor.endTask",
+        [{"taskId": 1, "success": True, "messages": [{"role": "tool", "content": "\udc00"}]}],
+        "messages[0].content",
+        id="surrogate-nested",
+    ),
+    pytest.param("comodor.forget", [{"id": 10**40}], "id", id="40-digit-id"),
+    pytest.param("comodor.forget", [{"id": 2**63}], "id", id="id-just-over-64-bits"),
+    pytest.param("comodor.forget", [{"id": float("inf")}], "id", id="infinite-id"),
+    pytest.param("comodor.lessons", [{"limit": 10**40}], "limit", id="40-digit-limit"),
+    pytest.param(
+        "comodor.playbook", [{"query": "q", "maxTokens": 10**40}], "maxTokens", id="huge-max"
+    ),
+    pytest.param(
+        "comodor.endTask",
+        [{"taskId": 1, "success": True, "elapsed": float("nan")}],
+        "elapsed",
+        id="nan-elapsed",
+    ),
+    pytest.param(
+        "comodor.endTask",
+        [{"taskId": 1, "success": True, "elapsed": float("-inf")}],
+        "elapsed",
+        id="minus-infinity-elapsed",
+    ),
 ]
 
 

@@ -144,3 +144,23 @@ async def test_agent_edit_and_undo_are_counted(session: Session) -> None:
     assert (stats["agentWrites"], stats["undos"]) == (1, 1)
     await session.wait_memory("undo")
     assert session.memory[-1]["uri"] == session.uri("a.py")
+
+
+async def test_agent_tools_run_through_the_editor_as_over_mcp(session: Session) -> None:
+    """VS Code's agent mode runs the MCP tool table through ``comodor.tool``: same words."""
+    begun = await session.command(
+        "comodor.tool", {"name": "comodor_begin_task", "arguments": {"goal": "add a parser"}}
+    )
+    assert not begun["isError"] and begun["text"].startswith("taskId: ")
+    task_id = begun["data"]["taskId"]
+    ended = await session.command(
+        "comodor.tool",
+        {"name": "comodor_end_task", "arguments": {"taskId": task_id, "success": True}},
+    )
+    assert not ended["isError"] and ended["data"] == {"episodeId": task_id}
+    wrong = await session.command(
+        "comodor.tool", {"name": "comodor_teach", "arguments": {"text": ""}}
+    )
+    assert wrong["isError"] and "`text`" in wrong["text"]
+    unknown = await session.command("comodor.tool", {"name": "comodor_nope"})
+    assert unknown["isError"] and "no tool" in unknown["text"]

@@ -21,13 +21,11 @@ from tests.lsp.session import ROOT, SERVER, Session, make_client
 @asynccontextmanager
 async def mcp_session(workspace: Path) -> AsyncIterator[ClientSession]:
     """``python -m comodor-lsp mcp --workspace`` on this test's brain ($COMODOR_HOME)."""
-    path = os.pathsep.join(
-        part for part in (str(ROOT / "server"), os.environ.get("PYTHONPATH", "")) if part
-    )
+    # An MCP client starts servers with a minimal environment: only what it is told.
     server = StdioServerParameters(
         command=sys.executable,
         args=["-m", "comodor_lsp", "mcp", "--workspace", str(workspace)],
-        env={"COMODOR_HOME": os.environ["COMODOR_HOME"], "PYTHONPATH": path},
+        env={"COMODOR_HOME": os.environ["COMODOR_HOME"]},
         cwd=str(ROOT),
     )
     async with (

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def test_a_damaged_brain_is_moved_aside_and_the_user_told(workspace: Path, tmp_p
         server.initialize(brain_options(brain))
         taught = server.command("comodor.teach", {"text": "after the damage: it still works"})
         assert "result" in taught
-        assert any("moved to" in message for message in shown_messages(server))
+        server.wait_notification("window/showMessage", lambda p: "moved to" in p["message"])
     finally:
         server.close()
     aside = [path for path in brain.parent.iterdir() if ".corrupt-" in path.name]
@@ -135,3 +136,33 @@ def test_a_brain_folder_that_cannot_be_created_still_lets_the_editor_work(
 def _eventually_told(server: RawServer, words: str = "cannot write its brain") -> bool:
     server.command("comodor.stats", {})  # a round trip: earlier notifications have arrived
     return any(words in message for message in shown_messages(server))
+
+
+def test_the_command_line_says_so_and_fails_when_it_cannot_write(
+    workspace: Path, small_disk: Path
+) -> None:
+    """``comodor-lsp call`` must never report success for a write that was thrown away."""
+    home = small_disk / "home"
+    home.mkdir()
+    env = {**os.environ, "COMODOR_HOME": str(home)}
+
+    def call(name: str, argument: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "comodor_lsp", "call", name, argument],
+            cwd=workspace,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+
+    first = call("comodor.teach", '{"text": "kept: before the disk went read-only"}')
+    assert first.returncode == 0, first.stderr
+    subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    refused = call("comodor.teach", '{"text": "lost: the brain is read-only"}')
+    assert refused.returncode != 0
+    assert "read-only" in refused.stderr and refused.stdout == ""
+    listed = call("comodor.lessons", "{}")
+    assert listed.returncode == 0
+    assert "before the disk went read-only" in listed.stdout and "lost:" not in listed.stdout

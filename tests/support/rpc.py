@@ -15,6 +15,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +26,14 @@ class RawServer:
     """``comodor-lsp serve`` as a subprocess with a hand-framed JSON-RPC connection."""
 
     def __init__(
-        self, workspace: Path, env: dict[str, str] | None = None, stderr: Any = subprocess.DEVNULL
+        self,
+        workspace: Path,
+        env: dict[str, str] | None = None,
+        stderr: Any = subprocess.DEVNULL,
+        command: list[str] | None = None,
     ) -> None:
         self.process = subprocess.Popen(
-            SERVER,
+            command or SERVER,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=stderr,
@@ -37,6 +42,8 @@ class RawServer:
         )
         self.workspace = workspace
         self.replies: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.unaddressed: queue.Queue[dict[str, Any]] = queue.Queue()
+        """Error responses with ``"id": null``: answers to bytes that were no usable request."""
         self.notifications: list[dict[str, Any]] = []
         self._ids = itertools.count(1)
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -59,7 +66,9 @@ class RawServer:
             if length is None:
                 continue
             body = json.loads(stream.read(length))
-            if "id" in body and ("result" in body or "error" in body):
+            if "id" in body and body["id"] is None and "error" in body:
+                self.unaddressed.put(body)
+            elif "id" in body and ("result" in body or "error" in body):
                 self.replies.put(body)
             elif "id" in body and "method" in body:  # a request from the server: answer it
                 self.send_raw(json.dumps({"jsonrpc": "2.0", "id": body["id"], "result": None}))
@@ -68,9 +77,23 @@ class RawServer:
 
     def send_raw(self, body: str | bytes) -> None:
         data = body.encode() if isinstance(body, str) else body
+        self.send_bytes(b"Content-Length: %d\r\n\r\n" % len(data) + data)
+
+    def send_bytes(self, data: bytes) -> None:
+        """Write bytes exactly as given: no framing, for tests of the framing itself."""
         assert self.process.stdin is not None
-        self.process.stdin.write(b"Content-Length: %d\r\n\r\n" % len(data) + data)
+        self.process.stdin.write(data)
         self.process.stdin.flush()
+
+    def next_unaddressed(self, timeout: float = 10.0) -> dict[str, Any]:
+        """The next ``"id": null`` error (a parse error, an unusable request)."""
+        return self.unaddressed.get(timeout=timeout)
+
+    def drain_unaddressed(self) -> list[dict[str, Any]]:
+        drained = []
+        while not self.unaddressed.empty():
+            drained.append(self.unaddressed.get_nowait())
+        return drained
 
     def request(self, method: str, params: Any = None, timeout: float = 30.0) -> dict[str, Any]:
         message_id = next(self._ids)
@@ -80,6 +103,46 @@ class RawServer:
         reply = self.replies.get(timeout=timeout)
         assert reply.get("id") == message_id, reply
         return reply
+
+    def wait_for(self, ids: set[Any], timeout: float = 30.0) -> dict[Any, dict[str, Any]]:
+        """Collect the replies to ``ids`` (in any order, others kept for later)."""
+        found: dict[Any, dict[str, Any]] = {}
+        others: list[dict[str, Any]] = []
+        deadline = time.monotonic() + timeout
+        try:
+            while not ids <= found.keys():
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise AssertionError(f"no reply to {sorted(map(str, ids - found.keys()))}")
+                try:
+                    reply = self.replies.get(timeout=min(remaining, 1.0))
+                except queue.Empty:
+                    if self.process.poll() is not None:
+                        raise AssertionError("the server died") from None
+                    continue
+                if reply.get("id") in ids:
+                    found[reply["id"]] = reply
+                else:
+                    others.append(reply)
+        finally:
+            for reply in others:
+                self.replies.put(reply)
+        return found
+
+    def wait_notification(
+        self, method: str, matches: Any = lambda params: True, timeout: float = 10.0
+    ) -> dict[str, Any]:
+        """The first notification ``method`` whose params satisfy ``matches`` (it may come late:
+        the server sends some from its worker threads, after the reply that caused them)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            for note in list(self.notifications):
+                if note.get("method") == method and matches(note.get("params")):
+                    return note
+            if time.monotonic() > deadline:
+                seen = [note.get("method") for note in self.notifications]
+                raise AssertionError(f"no matching {method} within {timeout}s; saw {seen}")
+            time.sleep(0.02)
 
     def notify(self, method: str, params: Any = None) -> None:
         self.send_raw(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}))

@@ -15,14 +15,14 @@ import attrs
 from ..settings import LearningSettings
 from .blobs import BlobStore
 from .events import EventBus
-from .store import BrainStore
+from .store import Store
 
 
 @attrs.define
 class Shared:
     """One brain's shared state. ``lock`` guards the in-memory caches, never SQLite."""
 
-    store: BrainStore
+    store: Store
     project_scope: str
     settings: LearningSettings
     bus: EventBus

@@ -58,7 +58,7 @@ from .models import (
 from .playbook import Playbook, PlaybookMaker
 from .progress import Progress
 from .rules import export_meta_key, text_digest
-from .store import AgentWrite, BrainStore
+from .store import AgentWrite, BrainStore, Store
 from .tasks import Reflector, Task, TaskLedger
 
 
@@ -67,7 +67,7 @@ class LearningEngine:
 
     def __init__(
         self,
-        store: BrainStore,
+        store: Store,
         project_scope: str,
         settings: LearningSettings | None = None,
         *,
@@ -102,7 +102,7 @@ class LearningEngine:
     # -- what every part shares ------------------------------------------------ #
 
     @property
-    def store(self) -> BrainStore:
+    def store(self) -> Store:
         return self.shared.store
 
     @property
@@ -211,9 +211,6 @@ class LearningEngine:
 
     def active_rules(self, language: str | None = None) -> list[Rule]:
         return self.rules.active(language)
-
-    def get_rule(self, rule_id: int) -> Rule | None:
-        return self.rules.get(rule_id)
 
     def rules_markdown(self) -> str:
         return self.rules.markdown()
@@ -328,6 +325,19 @@ class LearningEngine:
         self.rules.refresh()
         self.bus.emit(ChangedElsewhere())
         return True
+
+    def recover_if_damaged(self) -> str | None:
+        """Check the brain file; salvage a damaged one into a fresh file and say so.
+
+        Call on the write lane, once, after opening (see
+        :meth:`~comodor.brain.store.database.Database.recover_if_damaged`).
+        """
+        notice = self.store.recover_if_damaged()
+        if notice is not None:
+            self.lessons.rebuild()
+            self.rules.refresh()
+            self.bus.emit(ChangedElsewhere())
+        return notice
 
     def refresh(self) -> None:
         """Make the caches current before a read that must see every commit (any thread).

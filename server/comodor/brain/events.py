@@ -120,6 +120,13 @@ class ChangedElsewhere(MemoryEvent):
 
 
 @attrs.frozen
+class Notice(Event):
+    """Something the user must be told now (the team database went away, or came back)."""
+
+    message: str
+
+
+@attrs.frozen
 class RulesChanged(Event):
     """The rule cache changed in any way (learned, taught, forgotten, disabled, turned).
 

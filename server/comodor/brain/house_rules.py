@@ -56,7 +56,9 @@ class HouseRules:
         shared = self.shared
         rows = shared.store.rules(shared.scopes)
         summarized = tuple(
-            rule for rule in (rules_module.summarize(row) for row in rows) if rule.value
+            rule
+            for rule in (rules_module.summarize(row, shared.store.voter) for row in rows)
+            if rule.value
         )
         with shared.lock:
             if summarized == self.rules:

@@ -34,6 +34,7 @@ from .models import (
     Skill,
 )
 from .redact import redact
+from .store.interface import LogPosition
 from .text import same_meaning, terms, words
 
 MERGE_THRESHOLD = 0.55
@@ -52,10 +53,12 @@ class Recall:
     skills: tuple[Skill, ...]
 
 
-def fts_query(text: str) -> str:
-    """An FTS5 OR-query of the content words of ``text`` (quoted, so nothing is syntax)."""
-    chosen = [w for w in dict.fromkeys(words(text)) if len(w) > 2 and w.isalnum()][:24]
-    return " OR ".join(f'"{word}"' for word in chosen)
+def search_words(text: str) -> list[str]:
+    """The content words of ``text`` a full-text search looks for (any of them matches).
+
+    Letters and digits only, so nothing in them is query syntax in either backend.
+    """
+    return [w for w in dict.fromkeys(words(text)) if len(w) > 2 and w.isalnum()][:24]
 
 
 def _indexed(row: Sequence[Any]) -> IndexedLesson:
@@ -77,8 +80,8 @@ class LessonBook:
     def __init__(self, shared: Shared) -> None:
         self.shared = shared
         self._index = RecallIndex(shared.settings.half_life_days)
-        self._index_rev = -1
-        """The lesson log revision the index reflects; -1 until it is built."""
+        self._index_rev: LogPosition | None = None
+        """The lesson log position the index reflects; None until it is built."""
         self._prefetched: OrderedDict[str, tuple[int, Recall]] = OrderedDict()
 
     # -- the index ------------------------------------------------------------ #
@@ -92,7 +95,7 @@ class LessonBook:
         """Catch the index up with every lesson change, whoever made it; True if any."""
         store = self.shared.store
         with self.shared.lock:
-            if self._index_rev < 0:
+            if self._index_rev is None:
                 head = store.lesson_log_head()
                 self._index.rebuild(
                     (_indexed(row) for row in store.iter_index_rows()),
@@ -114,16 +117,23 @@ class LessonBook:
             self.shared.invalidate()
             return True
 
+    def rebuild(self) -> None:
+        """Forget the index and build it again (after the brain file was replaced)."""
+        with self.shared.lock:
+            self._index_rev = -1
+            self.sync()
+            self.shared.invalidate()
+
     def changed(self) -> None:
         """After a write that touched lessons: fold it in and drop stale prefetches."""
         with self.shared.lock:
-            if self._index_rev >= 0:
+            if self._index_rev is not None:
                 self.sync()
             self.shared.invalidate()
 
     def set_half_life(self, half_life_days: float) -> None:
         with self.shared.lock:
-            if self._index_rev >= 0:
+            if self._index_rev is not None:
                 self._index.set_half_life(half_life_days)
             self.shared.invalidate()
 
@@ -131,7 +141,7 @@ class LessonBook:
         """Lessons in this project's scopes: from the warm index, else from SQLite."""
         shared = self.shared
         with shared.lock:
-            if self._index_rev >= 0:
+            if self._index_rev is not None:
                 self.sync()
                 return self._index.count(shared.scopes)
         return shared.store.count_lessons(shared.scopes)
@@ -184,10 +194,10 @@ class LessonBook:
         limit = min(limit, MAX_SEARCH_RESULTS)
         if not query.strip():
             return shared.store.lessons(shared.scopes, limit=limit)
-        match = fts_query(query)
-        if not match:
+        wanted = search_words(query)
+        if not wanted:
             return []
-        return [lesson for lesson, _ in shared.store.search_lessons(match, shared.scopes, limit)]
+        return [lesson for lesson, _ in shared.store.search_lessons(wanted, shared.scopes, limit)]
 
     # -- prefetch --------------------------------------------------------------- #
 
@@ -307,10 +317,10 @@ class LessonBook:
 
     def find_similar(self, text: str) -> Lesson | None:
         """An existing lesson in scope that says the same thing, if any."""
-        match = fts_query(text)
-        if not match:
+        wanted = search_words(text)
+        if not wanted:
             return None
-        for lesson, _ in self.shared.store.search_lessons(match, self.shared.scopes, limit=20):
+        for lesson, _ in self.shared.store.search_lessons(wanted, self.shared.scopes, limit=20):
             if same_meaning(lesson.text, text, MERGE_THRESHOLD):
                 return lesson
         return None

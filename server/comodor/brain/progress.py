@@ -26,7 +26,6 @@ verdict, under rules that keep the verdict honest:
 
 from __future__ import annotations
 
-import time
 from collections.abc import Sequence
 
 import attrs
@@ -164,9 +163,6 @@ class Progress:
     early_success_rate: float = 0.0
     rules_active: int = 0
     lessons: int = 0
-    corrections_total: int = 0
-    since: float = 0.0
-    days: float = 0.0
     holdout: Holdout | None = None
     tests: int = 0
     """How many tests the correction covered (the family of the whole result)."""
@@ -264,9 +260,7 @@ def _correct(contrasts: Sequence[Contrast]) -> int:
     return len(tested)
 
 
-def analyse(
-    episodes: Sequence[Episode], lessons: int = 0, rules_active: int = 0, now: float | None = None
-) -> Progress:
+def analyse(episodes: Sequence[Episode], lessons: int = 0, rules_active: int = 0) -> Progress:
     """Turn ended episodes (oldest first) into the dashboard's series, verdicts and holdout."""
     usable = [
         episode for episode in episodes if episode.stopped != "cancelled" and not episode.open
@@ -278,10 +272,6 @@ def analyse(
     )
     if not usable:
         return progress
-    now = time.time() if now is None else now
-    progress.since = usable[0].started_at
-    progress.days = max(0.0, (now - progress.since) / 86_400.0)
-    progress.corrections_total = sum(episode.corrections for episode in usable)
     if memory:
         successes = [1.0 if episode.success else 0.0 for episode in memory]
         progress.success_rate = sum(successes) / len(successes)

@@ -17,6 +17,13 @@ telling the agent the wrong thing for weeks. ``support`` and ``against`` stay pl
 totals and the evidence names both the recent run and the totals ("3 of the last 3
 corrections · 3 of 8 in all"), so nothing is hidden by the weighing. A denial is the
 exception: a user who refused a command once has said "ask me first".
+
+On a team database several people vote on one rule. A correction is then an *event*
+of one person (``voter`` and ``origin`` together: two people's ``save:12`` are two
+corrections), the evidence says how many people stand behind the value when more
+than one does ("3 corrections from 2 people · 100% agree"), and a fact about the
+repository (a config file, a count over the code, a team file) read by several
+people counts once.
 """
 
 from __future__ import annotations
@@ -25,6 +32,8 @@ import hashlib
 import re
 from collections.abc import Sequence
 from pathlib import Path
+
+import attrs
 
 from .models import Rule
 from .store import RuleRow, VoteRow
@@ -70,8 +79,34 @@ EXCEPTION_WEIGHT = 0.5
 confident (77% agree) and a second one stops it (62%)."""
 EXCEPTION_ORIGIN = "not-here:"
 """Exception votes carry origins ``not-here:<place>``, one vote per place."""
+_FACTS = frozenset({"evidence", "observation", CONSENSUS})
 TEAM_ORIGIN = "team:"
 """Votes read from a teammate's committed ``house-rules.md`` carry origins ``team:<file>``."""
+
+
+def _event(vote: VoteRow) -> tuple[str, str]:
+    """What one piece of evidence is: whose, and from where."""
+    return (vote.voter, vote.origin)
+
+
+def _one_per_fact(votes: Sequence[VoteRow]) -> tuple[VoteRow, ...]:
+    """The votes, with a repository fact several people read counted once (the latest)."""
+    latest: dict[tuple[str, str], int] = {}
+    for position, vote in enumerate(votes):
+        if vote.kind in _FACTS:
+            seen = latest.get((vote.origin, vote.value))
+            if seen is None or vote.created_at >= votes[seen].created_at:
+                latest[(vote.origin, vote.value)] = position
+    kept = set(latest.values())
+    return tuple(
+        vote for position, vote in enumerate(votes) if vote.kind not in _FACTS or position in kept
+    )
+
+
+def _people(votes: Sequence[VoteRow]) -> str:
+    """`` from 2 people`` when more than one named person cast ``votes``; else nothing."""
+    count = len({vote.voter for vote in votes if vote.voter})
+    return f" from {count} people" if count > 1 else ""
 
 
 def _timeline(votes: Sequence[VoteRow]) -> list[VoteRow]:
@@ -94,11 +129,11 @@ def _weighed(votes: Sequence[VoteRow], timeline: Sequence[VoteRow]) -> dict[str,
         for vote in votes:
             weights[vote.value] = weights.get(vote.value, 0.0) + vote.weight
         return weights
-    newest_first = list(dict.fromkeys(vote.origin for vote in reversed(timeline)))
-    later = {origin: rank for rank, origin in enumerate(newest_first)}
+    newest_first = list(dict.fromkeys(_event(vote) for vote in reversed(timeline)))
+    later = {event: rank for rank, event in enumerate(newest_first)}
     for vote in votes:
         if vote.kind in _CORRECTIVE:
-            weight = vote.weight * RECENCY ** later[vote.origin]
+            weight = vote.weight * RECENCY ** later[_event(vote)]
         elif vote.kind == "observation":
             continue
         else:
@@ -117,20 +152,22 @@ def _corrective_evidence(timeline: Sequence[VoteRow], value: str, agree: str, no
     A rule that turned after a change of mind says so in counts a user can check:
     ``3 of the last 3 corrections · 3 of 8 in all``.
     """
-    by_origin = {vote.origin: vote.value for vote in timeline}
-    newest_first = list(dict.fromkeys(vote.origin for vote in reversed(timeline)))
+    by_event = {_event(vote): vote.value for vote in timeline}
+    newest_first = list(dict.fromkeys(_event(vote) for vote in reversed(timeline)))
     total = len(newest_first)
-    agreeing = sum(1 for origin in newest_first if by_origin[origin] == value)
+    agreeing = sum(1 for event in newest_first if by_event[event] == value)
+    people = _people([vote for vote in timeline if vote.value == value])
     if agreeing == total:
-        return f"{_plural(agreeing, noun)} · {agree}"
+        return f"{_plural(agreeing, noun)}{people} · {agree}"
     if total <= RECENT_WINDOW:
-        return f"{agreeing} of {_plural(total, noun)}"
-    recent = sum(1 for origin in newest_first[:RECENT_WINDOW] if by_origin[origin] == value)
-    return f"{recent} of the last {RECENT_WINDOW} {noun}s · {agreeing} of {total} in all"
+        return f"{agreeing} of {_plural(total, noun)}{people}"
+    recent = sum(1 for event in newest_first[:RECENT_WINDOW] if by_event[event] == value)
+    return f"{recent} of the last {RECENT_WINDOW} {noun}s · {agreeing} of {total} in all{people}"
 
 
-def summarize(row: RuleRow) -> Rule:
-    """Fold a dimension's votes into the rule a user sees."""
+def summarize(row: RuleRow, me: str = "") -> Rule:
+    """Fold a dimension's votes into the rule a user sees (``me``: whose "you" it is)."""
+    row = attrs.evolve(row, votes=_one_per_fact(row.votes))
     totals: dict[str, float] = {}
     latest: dict[str, VoteRow] = {}
     exceptions = [vote for vote in row.votes if vote.kind == EXCEPTION]
@@ -166,8 +203,8 @@ def summarize(row: RuleRow) -> Rule:
     strength = weights[value] / weighed_total if weighed_total else 0.0
     winning = [vote for vote in row.votes if vote.value == value]
     kinds = {vote.kind for vote in winning}
-    corrections = len({vote.origin for vote in winning if vote.kind == "correction"})
-    denials = len({vote.origin for vote in winning if vote.kind == "denial"})
+    corrections = len({_event(vote) for vote in winning if vote.kind == "correction"})
+    denials = len({_event(vote) for vote in winning if vote.kind == "denial"})
 
     if "user" in kinds:
         source = "user"
@@ -189,7 +226,7 @@ def summarize(row: RuleRow) -> Rule:
     )
     agree = f"{round(strength * 100)}% agree"
     if source == "user":
-        evidence = "taught by you"
+        evidence = _taught_by(winning, me)
     elif corrections:
         evidence = _corrective_evidence(
             [vote for vote in timeline if vote.kind == "correction"], value, agree, "correction"
@@ -241,6 +278,14 @@ def summarize(row: RuleRow) -> Rule:
             if vote.origin.startswith(EXCEPTION_ORIGIN)
         ),
     )
+
+
+def _taught_by(votes: Sequence[VoteRow], me: str) -> str:
+    """``taught by you``, or by the teammates who said it (when ``me`` is known)."""
+    others = sorted({vote.voter for vote in votes if vote.kind == "user" and vote.voter} - {me, ""})
+    if not me or not others or any(v.kind == "user" and v.voter in (me, "") for v in votes):
+        return "taught by you"
+    return f"taught by {', '.join(others[:3])}"
 
 
 def export_meta_key(target: Path) -> str:

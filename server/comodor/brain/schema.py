@@ -17,6 +17,9 @@ made by the others.
 
 from __future__ import annotations
 
+APPLICATION_ID = int.from_bytes(b"CmdL", "big")
+"""``PRAGMA application_id`` of every Comodor brain ("CmdL", 0x436D644C): see store/identity.py."""
+
 MIGRATIONS: tuple[str, ...] = (
     # 1: the first schema.
     """
@@ -178,6 +181,55 @@ MIGRATIONS: tuple[str, ...] = (
     # 2: tasks held out from memory (learning.holdoutRate), compared with the others.
     """
     ALTER TABLE episodes ADD COLUMN holdout INTEGER NOT NULL DEFAULT 0;
+    """,
+    # 3: every vote records its user (``voter``), and one origin votes once *per user*:
+    # two people's ``save:12`` are two corrections, and a re-scan replaces only its
+    # own user's votes. SQLite cannot change a UNIQUE constraint, so the table is
+    # rebuilt (ids kept). Earlier votes have voter '' (this machine's user, unnamed).
+    """
+    CREATE TABLE rule_votes_v3 (
+        id INTEGER PRIMARY KEY,
+        rule_id INTEGER NOT NULL REFERENCES rules(id) ON DELETE CASCADE,
+        value TEXT NOT NULL,
+        statement TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        weight REAL NOT NULL,
+        origin TEXT NOT NULL,
+        detail TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL,
+        voter TEXT NOT NULL DEFAULT '',
+        UNIQUE (rule_id, voter, origin, value)
+    );
+    INSERT INTO rule_votes_v3
+        (id, rule_id, value, statement, kind, weight, origin, detail, created_at)
+        SELECT id, rule_id, value, statement, kind, weight, origin, detail, created_at
+        FROM rule_votes;
+    DROP TABLE rule_votes;
+    ALTER TABLE rule_votes_v3 RENAME TO rule_votes;
+    CREATE INDEX rule_votes_by_rule ON rule_votes(rule_id);
+    CREATE INDEX rule_votes_by_origin ON rule_votes(origin);
+    """,
+    # 4: the outbox of a team brain: writes for the team database, made durable here
+    # first and deleted once the database has them (see ``brain/store/outbox.py``).
+    """
+    CREATE TABLE team_outbox (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        target TEXT NOT NULL,
+        op TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        args TEXT NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE INDEX team_outbox_by_target ON team_outbox(target, seq);
+    CREATE TABLE team_ids (
+        pending INTEGER PRIMARY KEY,
+        real INTEGER NOT NULL
+    );
+    """,
+    # 5: the file says it is a Comodor brain (store/identity.py), so another program's
+    # brain.db (PyPI's `comodor` agent keeps one) is never mistaken for ours, nor ours for it.
+    f"""
+    PRAGMA application_id = {APPLICATION_ID};
     """,
 )
 

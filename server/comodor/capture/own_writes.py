@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING
 from ..brain.blobs import text_hash
 
 if TYPE_CHECKING:
-    from ..brain.store import BrainStore
+    from ..brain.store import Store
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ class OwnWrites:
 
     def __init__(
         self,
-        store: BrainStore | None = None,
+        store: Store | None = None,
         limit: int = KEEP_NOTES,
         post: Callable[[Callable[[], object], str], None] | None = None,
     ) -> None:

@@ -28,21 +28,6 @@ log = logging.getLogger(__name__)
 FINGERPRINT_KEY = "scan-fingerprint:"
 
 
-def scan_now(engine: LearningEngine, workspace: Path, *, force: bool = False) -> bool:
-    """Read the project's conventions unless nothing changed since the last scan.
-
-    Single-threaded form (tests, the command line); :class:`Capture` splits the
-    same steps between its thread and the brain worker.
-    """
-    meta_key = FINGERPRINT_KEY + engine.project_scope
-    if not force and engine.store.get_meta(meta_key) == project_fingerprint(workspace):
-        return False
-    scan = scan_project(workspace)
-    engine.record_votes(scan.votes, origin="scan", replace=True, scope=engine.project_scope)
-    engine.store.set_meta(meta_key, scan.fingerprint)
-    return True
-
-
 class Capture:
     """The running capture of one workspace: its watcher and its scan thread."""
 

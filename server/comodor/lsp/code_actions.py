@@ -19,10 +19,11 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..protocol import DocumentDiagnostics
+from ..protocol.editor import FIX_ALL_KIND
 from .diagnostics import SOURCE, Judged
 from .server import ComodorServer
 
-FIX_ALL = "source.fixAll.comodor"
+FIX_ALL = FIX_ALL_KIND
 QUICKFIX = types.CodeActionKind.QuickFix.value
 FIX_ALL_TITLE = "Fix all Comodor issues"
 

@@ -32,6 +32,7 @@ async def execute(ls: ComodorServer, name: str, args: tuple[Any, ...]) -> Any:
         )
     argument = args[0] if args else None
     app = ls.require_app()
+    await ls.settings_applied()
     try:
         return await asyncio.wrap_future(app.call(name, argument))
     except InvalidInput as error:

@@ -20,6 +20,7 @@ from lsprotocol import types
 from .. import config
 from ..app import ComodorApp, uri_to_path
 from ..brain.errors import InvalidInput
+from ..protocol.editor import MEMORY_CAPABILITY
 from . import diagnostics
 from .server import ComodorServer
 
@@ -51,7 +52,7 @@ def _wants_command_links(params: types.InitializeParams, options: Any) -> bool:
 
 def _declares_memory(params: types.InitializeParams) -> bool:
     experimental = params.capabilities.experimental
-    return isinstance(experimental, dict) and experimental.get("comodorMemory") is True
+    return isinstance(experimental, dict) and experimental.get(MEMORY_CAPABILITY) is True
 
 
 async def initialize(ls: ComodorServer, params: types.InitializeParams) -> None:
@@ -74,9 +75,13 @@ async def initialize(ls: ComodorServer, params: types.InitializeParams) -> None:
 
 async def initialized(ls: ComodorServer, params: types.InitializedParams) -> None:
     del params
-    await pull_configuration(ls)
+    pulling = asyncio.ensure_future(pull_configuration(ls))
+    ls.settings_in_flight.add(pulling)
+    pulling.add_done_callback(ls.settings_in_flight.discard)
+    await pulling
     app = ls.require_app()
     ls.brain.post(app.engine.warm, "build the recall index")
+    app.check_brain(on_notice=ls.tell_user)
     app.watch_other_processes()
     if app.workspace is not None:
         ls.brain.post(lambda: read_team_rules(ls, app), "read the team's rules")

@@ -15,7 +15,7 @@ generated from those schemas.
 
 from __future__ import annotations
 
-from .convert import Wire, json_type, structure, unstructure, view_of
+from .convert import Wire, json_type, lone_surrogate, structure, unstructure, view_of
 from .editor import (
     DiagnosticObject,
     DocumentDiagnostics,
@@ -43,6 +43,7 @@ from .params import (
     SetRuleParams,
     TeachParams,
     TeachRuleParams,
+    ToolParams,
     UndoParams,
 )
 from .results import (
@@ -65,6 +66,7 @@ from .results import (
     RulesResult,
     SeriesObject,
     StatsResult,
+    ToolResult,
     UndoResult,
 )
 
@@ -112,11 +114,14 @@ __all__ = [
     "TeachParams",
     "TeachRuleParams",
     "TextEditObject",
+    "ToolParams",
+    "ToolResult",
     "UndoParams",
     "UndoResult",
     "Wire",
     "camel",
     "json_type",
+    "lone_surrogate",
     "structure",
     "unstructure",
     "view_of",

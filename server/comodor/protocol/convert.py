@@ -12,6 +12,7 @@ notification. Hosts call it; nothing else converts.
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any, TypeVar
@@ -48,19 +49,61 @@ def json_type(value: object) -> str:
     return type(value).__name__
 
 
+_INT64 = 2**63
+
+
+def lone_surrogate(text: str) -> str | None:
+    """The first lone surrogate in ``text`` (``json`` pairs valid ones), or None.
+
+    ``isascii`` is O(1) and UTF-8 encoding stops at the first surrogate, both
+    far faster than a regular expression over a multi-megabyte document.
+    """
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as error:
+        return text[error.start]
+    return None
+
+
+def _sane(value: Any) -> Any:
+    r"""Refuse values JSON can carry but nothing downstream can store or compute with.
+
+    Python's ``json`` reads ``"\ud800"`` as a lone surrogate (no UTF-8 encoder
+    writes it), ``NaN``/``Infinity``/``1e400`` as non-finite floats, and integers of
+    any size (SQLite stores 64 bits). Each would otherwise fail deep in a write as an
+    internal error instead of a clear InvalidParams naming the field.
+    """
+    if isinstance(value, str):
+        found = lone_surrogate(value)
+        if found is not None:
+            code = f"U+{ord(found):04X}"
+            raise ValueError(f"contains a lone surrogate ({code}), which is not valid Unicode")
+    elif isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"expected a finite number, got {value!r}")
+    elif isinstance(value, int) and not -_INT64 <= value < _INT64:
+        raise ValueError("is out of range (more than 64 bits)")
+    return value
+
+
 def _strict(kind: type[Any]) -> Any:
     def hook(value: object, _: object) -> object:
         if kind is float:
             ok = isinstance(value, (int, float)) and not isinstance(value, bool)
             if ok:
-                return float(value)  # type: ignore[arg-type]
+                try:
+                    return _sane(float(value))  # type: ignore[arg-type]
+                except OverflowError:  # an integer beyond any float
+                    raise ValueError("expected a finite number, got a huge integer") from None
         elif kind is int:
             ok = isinstance(value, int) and not isinstance(value, bool)
         else:
             ok = isinstance(value, kind)
         if not ok:
             raise TypeError(f"expected {_JSON_NAMES[kind]}, got {json_type(value)}")
-        return value
+        return _sane(value)
 
     return hook
 
@@ -80,6 +123,14 @@ def _list_hook(value: object, kind: Any) -> list[Any]:
     if errors:
         raise cattrs.IterableValidationError("invalid items", errors, kind)
     return items
+
+
+def _object_hook(value: object, kind: Any) -> dict[str, Any]:
+    """A free-form JSON object (checked by whatever consumes it)."""
+    del kind
+    if not isinstance(value, dict):
+        raise TypeError(f"expected an object, got {json_type(value)}")
+    return value
 
 
 def _renames(cls: type[Any]) -> dict[str, Any]:
@@ -102,6 +153,9 @@ for _kind in (str, int, float, bool):
     converter.register_structure_hook(_kind, _strict(_kind))
 converter.register_structure_hook_func(
     lambda kind: getattr(kind, "__origin__", None) is list, _list_hook
+)
+converter.register_structure_hook_func(
+    lambda kind: getattr(kind, "__origin__", None) is dict, _object_hook
 )
 converter.register_structure_hook_factory(attrs.has, _class_hook_factory)
 converter.register_unstructure_hook_factory(

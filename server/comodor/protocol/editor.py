@@ -11,6 +11,12 @@ from __future__ import annotations
 
 import attrs
 
+FIX_ALL_KIND = "source.fixAll.comodor"
+"""The code action kind of "fix every Comodor issue in this document"."""
+MEMORY_CAPABILITY = "comodorMemory"
+"""Declared ``true`` under ``capabilities.experimental`` by a client that shows
+``comodor/memory`` itself: the server then sends no ``window/showMessage`` for a rule."""
+
 
 @attrs.frozen
 class RangeObject:

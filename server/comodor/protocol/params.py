@@ -9,6 +9,7 @@ limits once, and ``schemas/`` publishes the same limits.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import attrs
 
@@ -165,6 +166,14 @@ class NotHereParams:
 @attrs.frozen
 class ExportRulesParams:
     path: str | None = None
+
+
+@attrs.frozen
+class ToolParams:
+    """Added to the spec: run one agent tool (the MCP tool table) through the editor."""
+
+    name: str
+    arguments: dict[str, Any] = attrs.field(factory=dict)
 
 
 @attrs.frozen

@@ -9,6 +9,8 @@ field.
 
 from __future__ import annotations
 
+from typing import Any
+
 import attrs
 
 from ..brain.models import LESSON_KINDS, RULE_CATEGORIES, RULE_SOURCES, Stats
@@ -228,6 +230,15 @@ class StatsResult(Stats):
 
     watching: str = "off"
     """Added to the spec: the workspace watcher's state (native, polling, starting, off)."""
+
+
+@attrs.frozen
+class ToolResult:
+    """What an agent tool answered: text for the model, the command's result as data."""
+
+    is_error: bool
+    text: str
+    data: dict[str, Any] | None = None
 
 
 @attrs.frozen

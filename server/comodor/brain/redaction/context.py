@@ -205,7 +205,8 @@ def _plausible_value(
     operator = m.group("op") if "op" in m.re.groupindex else ""
     if operator.strip() == ":" and IDENTIFIER.fullmatch(bare):
         # private_key: PKCS7PrivateKey,  /  { token: tokenV2 }  -- an annotation or a variable.
-        following = text[m.end() : m.end() + 8].lstrip()[:1]
+        # What follows on the same line: a bracket on the next line belongs to other text.
+        following = text[m.end() : m.end() + 8].partition("\n")[0].lstrip()[:1]
         if following and following in ",)|=]}":
             return False
     return plausible_bare(bare, env_line=env_line, config_line=config_line)

@@ -1,10 +1,14 @@
-"""The brain file: one SQLite database, safe to share between processes.
+"""The brain's storage: one interface, two backends, written once.
 
-:class:`BrainStore` is typed access to it, assembled from one part per concern
-(lessons and skills, rules and votes, episodes and signals, checkpoints) over
-:class:`~comodor.brain.store.database.Database`, which owns the file, its
-migrations, its transactions and its two connections (see that module for the
-rules every query follows).
+The table code is one mixin per concern (lessons and skills, rules and votes,
+episodes and signals, checkpoints) over :class:`~.base.StoreBase`, in the SQL
+SQLite and PostgreSQL share. A concrete store is those mixins plus a backend:
+
+* :class:`BrainStore` — the SQLite file (:class:`~.database.Database`: the file, its
+  migrations, its transactions and its two connections; see that module for the
+  rules every query follows). The default; it needs nothing.
+
+What the rest of the brain may call is the :class:`~.interface.Store` protocol.
 """
 
 from __future__ import annotations
@@ -12,12 +16,22 @@ from __future__ import annotations
 from .checkpoints import CheckpointRows
 from .database import Database
 from .episodes import EpisodeRows
+from .interface import TEAM_IDS, LogPosition, Store
 from .lessons import LessonRows
 from .rows import AgentWrite, RuleRow, VoteRow
 from .rules import RuleRows
 
-__all__ = ["AgentWrite", "BrainStore", "Database", "RuleRow", "VoteRow"]
+__all__ = [
+    "TEAM_IDS",
+    "AgentWrite",
+    "BrainStore",
+    "Database",
+    "LogPosition",
+    "RuleRow",
+    "Store",
+    "VoteRow",
+]
 
 
-class BrainStore(LessonRows, RuleRows, EpisodeRows, CheckpointRows):
+class BrainStore(LessonRows, RuleRows, EpisodeRows, CheckpointRows, Database):
     """Typed access to the brain file. Thread-safe; several processes may share the file."""

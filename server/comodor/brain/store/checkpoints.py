@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import time
 
-from .database import Database
+from .base import StoreBase
 from .rows import (
     AgentWrite,
 )
 
 
-class CheckpointRows(Database):
+class CheckpointRows(StoreBase):
     """The checkpoints part of :class:`comodor.brain.store.BrainStore`."""
 
     def add_agent_write(
@@ -22,10 +22,10 @@ class CheckpointRows(Database):
         created: bool,
         episode_id: int | None,
     ) -> int:
-        with self._write() as conn:
-            cursor = conn.execute(
+        with self._write() as tx:
+            cursor = tx.execute(
                 "INSERT INTO agent_writes (scope, path, before_hash, after_hash, created,"
-                " episode_id, last_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                " episode_id, last_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     scope,
                     path,
@@ -37,7 +37,7 @@ class CheckpointRows(Database):
                     time.time(),
                 ),
             )
-        return int(cursor.lastrowid or 0)
+            return int(cursor.fetchone()[0])
 
     def last_agent_write(self, scope: str, path: str) -> AgentWrite | None:
         rows = self._read(
@@ -56,11 +56,11 @@ class CheckpointRows(Database):
     def update_agent_write(
         self, write_id: int, *, status: str | None = None, last_hash: str | None = None
     ) -> None:
-        with self._write() as conn:
+        with self._write() as tx:
             if status is not None:
-                conn.execute("UPDATE agent_writes SET status = ? WHERE id = ?", (status, write_id))
+                tx.execute("UPDATE agent_writes SET status = ? WHERE id = ?", (status, write_id))
             if last_hash is not None:
-                conn.execute(
+                tx.execute(
                     "UPDATE agent_writes SET last_hash = ? WHERE id = ?", (last_hash, write_id)
                 )
 
@@ -76,6 +76,6 @@ class CheckpointRows(Database):
         return {value for row in rows for value in row if value}
 
     def prune_agent_writes(self, older_than: float) -> int:
-        with self._write() as conn:
-            cursor = conn.execute("DELETE FROM agent_writes WHERE created_at < ?", (older_than,))
+        with self._write() as tx:
+            cursor = tx.execute("DELETE FROM agent_writes WHERE created_at < ?", (older_than,))
         return cursor.rowcount

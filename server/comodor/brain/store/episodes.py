@@ -6,7 +6,7 @@ import json
 import time
 
 from ..models import Episode
-from .database import Database
+from .base import StoreBase
 from .rows import (
     EPISODE_COLUMNS,
     EPISODE_COUNTERS,
@@ -14,14 +14,14 @@ from .rows import (
 )
 
 
-class EpisodeRows(Database):
+class EpisodeRows(StoreBase):
     """The episodes part of :class:`comodor.brain.store.BrainStore`."""
 
     def open_episode(self, episode: Episode) -> Episode:
-        with self._write() as conn:
-            cursor = conn.execute(
+        with self._write() as tx:
+            cursor = tx.execute(
                 "INSERT INTO episodes (session_id, scope, goal, recalled, skills, rules_active,"
-                " started_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " started_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     episode.session_id,
                     episode.scope,
@@ -32,13 +32,13 @@ class EpisodeRows(Database):
                     episode.started_at,
                 ),
             )
-        episode.id = int(cursor.lastrowid or 0)
+            episode.id = int(cursor.fetchone()[0])
         return episode
 
     def mark_holdout(self, episode_id: int) -> None:
         """The task runs without memory: nothing recalled into it is credited or counted."""
-        with self._write() as conn:
-            conn.execute(
+        with self._write() as tx:
+            tx.execute(
                 "UPDATE episodes SET holdout = 1, recalled = '[]', skills = '[]',"
                 " rules_active = 0 WHERE id = ?",
                 (episode_id,),
@@ -46,8 +46,8 @@ class EpisodeRows(Database):
 
     def close_episode(self, episode: Episode) -> None:
         """Record the outcome; counters captured meanwhile (corrections, undos) are kept."""
-        with self._write() as conn:
-            conn.execute(
+        with self._write() as tx:
+            tx.execute(
                 "UPDATE episodes SET success = ?, stopped = ?, steps = ?, elapsed = ?,"
                 " approvals = ?, tokens = ?, retries = ?, tools_used = ?, error_kind = ?,"
                 " ended_at = ? WHERE id = ?",
@@ -71,9 +71,9 @@ class EpisodeRows(Database):
         return episode_from_row(rows[0]) if rows else None
 
     def episodes(self, scope: str, *, ended: bool = True) -> list[Episode]:
-        condition = "ended_at > 0" if ended else "1"
+        condition = " AND ended_at > 0" if ended else ""
         rows = self._read(
-            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE scope = ? AND {condition}"
+            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE scope = ?{condition}"
             " ORDER BY ended_at, id",
             (scope,),
         )
@@ -81,9 +81,9 @@ class EpisodeRows(Database):
 
     def last_episode(self, scope: str, *, ended: bool) -> Episode | None:
         order = "ended_at DESC, id DESC" if ended else "id DESC"
-        condition = "ended_at > 0" if ended else "1"
+        condition = " AND ended_at > 0" if ended else ""
         rows = self._read(
-            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE scope = ? AND {condition}"
+            f"SELECT {EPISODE_COLUMNS} FROM episodes WHERE scope = ?{condition}"
             f" ORDER BY {order} LIMIT 1",
             (scope,),
         )
@@ -92,8 +92,8 @@ class EpisodeRows(Database):
     def bump_episode(self, episode_id: int, counter: str, amount: int = 1) -> None:
         if counter not in EPISODE_COUNTERS:
             raise ValueError(f"not an episode counter: {counter}")
-        with self._write() as conn:
-            conn.execute(
+        with self._write() as tx:
+            tx.execute(
                 f"UPDATE episodes SET {counter} = {counter} + ? WHERE id = ?",
                 (amount, episode_id),
             )
@@ -118,13 +118,13 @@ class EpisodeRows(Database):
         path: str = "",
         episode_id: int | None = None,
     ) -> int:
-        with self._write() as conn:
-            cursor = conn.execute(
+        with self._write() as tx:
+            cursor = tx.execute(
                 "INSERT INTO signals (kind, scope, episode_id, path, detail, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (kind, scope, episode_id, path, detail, time.time()),
             )
-        return int(cursor.lastrowid or 0)
+            return int(cursor.fetchone()[0])
 
     def episode_signals(self, episode_id: int, kind: str) -> list[str]:
         """The details of one task's signals of ``kind``, oldest first."""
@@ -142,8 +142,8 @@ class EpisodeRows(Database):
         )
 
     def add_feedback(self, target: str, target_id: int, value: float, note: str) -> None:
-        with self._write() as conn:
-            conn.execute(
+        with self._write() as tx:
+            tx.execute(
                 "INSERT INTO feedback (target, target_id, value, note, created_at)"
                 " VALUES (?, ?, ?, ?, ?)",
                 (target, target_id, value, note, time.time()),

@@ -1,8 +1,9 @@
 """Lessons and skills in the brain file: what recall and credit read and write.
 
-Lesson texts live here and in the FTS5 index; the in-memory recall index is
-built from :meth:`LessonRows.index_rows` and follows every change (ours or another
-process's) through ``lesson_log``.
+Lesson texts live here and in the full-text index (FTS5 in the SQLite file, a
+``tsvector`` column in PostgreSQL); the in-memory recall index is built from
+:meth:`LessonRows.index_rows` and follows every change (ours or another process's)
+through ``lesson_log``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ..models import Lesson, Skill
-from .database import Database
+from .base import StoreBase, in_marks
+from .interface import LogPosition
 from .rows import (
     INSERT_LESSON,
     LESSON_COLUMNS,
@@ -22,27 +24,27 @@ from .rows import (
 )
 
 
-class LessonRows(Database):
+class LessonRows(StoreBase):
     """The lessons part of :class:`comodor.brain.store.BrainStore`."""
 
     def add_lesson(self, lesson: Lesson, terms: str) -> Lesson:
-        with self._write() as conn:
-            cursor = conn.execute(INSERT_LESSON, lesson_to_row(lesson, terms))
-        lesson.id = int(cursor.lastrowid or 0)
+        with self._write() as tx:
+            row = tx.execute(INSERT_LESSON + " RETURNING id", lesson_to_row(lesson, terms))
+            lesson.id = int(row.fetchone()[0])
         return lesson
 
     def add_lessons(self, lessons: Iterable[tuple[Lesson, str]]) -> int:
         """Bulk insert in one transaction (imports, benchmarks)."""
         rows = [lesson_to_row(lesson, terms) for lesson, terms in lessons]
-        with self._write() as conn:
-            conn.executemany(INSERT_LESSON, rows)
+        with self._write() as tx:
+            tx.executemany(INSERT_LESSON, rows)
         return len(rows)
 
     def get_lessons(self, ids: Sequence[int]) -> list[Lesson]:
         """Lessons by id, in the order asked; missing ids are skipped."""
         if not ids:
             return []
-        marks = ",".join("?" * len(ids))
+        marks = in_marks(ids)
         rows = self._read(f"SELECT {LESSON_COLUMNS} FROM lessons WHERE id IN ({marks})", ids)
         by_id = {row[0]: lesson_from_row(row) for row in rows}
         return [by_id[lesson_id] for lesson_id in ids if lesson_id in by_id]
@@ -52,7 +54,7 @@ class LessonRows(Database):
         return found[0] if found else None
 
     def lessons(self, scopes: Sequence[str], limit: int = 1_000_000) -> list[Lesson]:
-        marks = ",".join("?" * len(scopes))
+        marks = in_marks(scopes)
         rows = self._read(
             f"SELECT {LESSON_COLUMNS} FROM lessons WHERE scope IN ({marks})"
             " ORDER BY pinned DESC, updated_at DESC, id DESC LIMIT ?",
@@ -61,25 +63,33 @@ class LessonRows(Database):
         return [lesson_from_row(row) for row in rows]
 
     def count_lessons(self, scopes: Sequence[str]) -> int:
-        marks = ",".join("?" * len(scopes))
+        marks = in_marks(scopes)
         return int(
             self._read(f"SELECT count(*) FROM lessons WHERE scope IN ({marks})", scopes)[0][0]
         )
 
     def search_lessons(
-        self, match: str, scopes: Sequence[str], limit: int
+        self, words: Sequence[str], scopes: Sequence[str], limit: int
     ) -> list[tuple[Lesson, float]]:
-        """Full-text search (FTS5 ``MATCH`` expression), best bm25 first."""
-        marks = ",".join("?" * len(scopes))
+        """Lessons whose text has any of ``words`` (stemmed), best match first."""
+        if not words or not scopes:
+            return []
         columns = ", ".join(f"l.{name.strip()}" for name in LESSON_COLUMNS.split(","))
-        rows = self._read(
-            f"SELECT {columns}, bm25(lessons_fts) FROM lessons_fts"
-            f" JOIN lessons l ON l.id = lessons_fts.rowid"
-            f" WHERE lessons_fts MATCH ? AND l.scope IN ({marks})"
-            f" ORDER BY bm25(lessons_fts) LIMIT ?",
-            [match, *scopes, limit],
-        )
-        return [(lesson_from_row(row[:-1]), -float(row[-1])) for row in rows]
+        rows = self._search_rows(columns, words, scopes, limit)
+        return [(lesson_from_row(row[:-1]), float(row[-1])) for row in rows]
+
+    def lessons_with_terms(
+        self, ids: Sequence[int] | None = None, *, after: int = 0, batch: int = 2000
+    ) -> list[tuple[Lesson, str]]:
+        """Whole lessons with their recall terms: by id, or the next ``batch`` after ``after``."""
+        sql = f"SELECT {LESSON_COLUMNS}, terms FROM lessons"
+        if ids is not None:
+            if not ids:
+                return []
+            rows = self._read(f"{sql} WHERE id IN ({in_marks(ids)})", ids)
+        else:
+            rows = self._read(f"{sql} WHERE id > ? ORDER BY id LIMIT ?", (after, batch))
+        return [(lesson_from_row(row[:-1]), str(row[-1])) for row in rows]
 
     def index_rows(self, lesson_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
         """Rows the recall index is built from: id, scope, terms, trust inputs, pinned."""
@@ -89,7 +99,7 @@ class LessonRows(Database):
         )
         if lesson_ids is None:
             return self._read(sql)
-        marks = ",".join("?" * len(lesson_ids))
+        marks = in_marks(lesson_ids)
         return self._read(f"{sql} WHERE id IN ({marks})", lesson_ids)
 
     def iter_index_rows(self, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
@@ -106,8 +116,9 @@ class LessonRows(Database):
                 return
             last = rows[-1][0]
 
-    def lesson_log_since(self, rev: int) -> tuple[int, list[int]]:
+    def lesson_log_since(self, rev: LogPosition) -> tuple[LogPosition, list[int]]:
         """Lessons changed after ``rev`` (by any process) and the newest rev."""
+        assert isinstance(rev, int), "one database's log position is an int"
         rows = self._read(
             "SELECT rev, lesson_id FROM lesson_log WHERE rev > ? ORDER BY rev", (rev,)
         )
@@ -115,12 +126,12 @@ class LessonRows(Database):
             return rev, []
         return rows[-1][0], list(dict.fromkeys(row[1] for row in rows))
 
-    def lesson_log_head(self) -> int:
+    def lesson_log_head(self) -> LogPosition:
         return int(self._read("SELECT coalesce(max(rev), 0) FROM lesson_log")[0][0])
 
     def update_lesson_text(self, lesson_id: int, trigger: str, guidance: str, terms: str) -> None:
-        with self._write() as conn:
-            conn.execute(
+        with self._write() as tx:
+            tx.execute(
                 "UPDATE lessons SET trigger = ?, guidance = ?, terms = ?, updated_at = ?"
                 " WHERE id = ?",
                 (trigger, guidance, terms, time.time(), lesson_id),
@@ -128,31 +139,31 @@ class LessonRows(Database):
 
     def reinforce(self, lesson_id: int, boost: float, ceiling: float) -> None:
         """Seeing a lesson restated is evidence for it: raise its prior, atomically."""
-        with self._write() as conn:
-            conn.execute(
-                "UPDATE lessons SET confidence = min(?, confidence + ?), updated_at = ?"
-                " WHERE id = ?",
-                (ceiling, boost, time.time(), lesson_id),
+        with self._write() as tx:
+            tx.execute(
+                "UPDATE lessons SET confidence = CASE WHEN confidence + ? < ?"
+                " THEN confidence + ? ELSE ? END, updated_at = ? WHERE id = ?",
+                (boost, ceiling, boost, ceiling, time.time(), lesson_id),
             )
 
     def set_pinned(self, lesson_id: int, pinned: bool) -> bool:
-        with self._write() as conn:
-            cursor = conn.execute(
+        with self._write() as tx:
+            cursor = tx.execute(
                 "UPDATE lessons SET pinned = ?, updated_at = ? WHERE id = ?",
                 (int(pinned), time.time(), lesson_id),
             )
         return cursor.rowcount > 0
 
     def delete_lesson(self, lesson_id: int) -> bool:
-        with self._write() as conn:
-            cursor = conn.execute("DELETE FROM lessons WHERE id = ?", (lesson_id,))
+        with self._write() as tx:
+            cursor = tx.execute("DELETE FROM lessons WHERE id = ?", (lesson_id,))
         return cursor.rowcount > 0
 
     def delete_lessons(self, ids: Sequence[int]) -> int:
         if not ids:
             return 0
-        with self._write() as conn:
-            conn.executemany("DELETE FROM lessons WHERE id = ?", [(i,) for i in ids])
+        with self._write() as tx:
+            tx.executemany("DELETE FROM lessons WHERE id = ?", [(i,) for i in ids])
         return len(ids)
 
     def credit(self, ids: Sequence[int], won: bool, now: float | None = None) -> None:
@@ -160,15 +171,15 @@ class LessonRows(Database):
         if not ids:
             return
         now = time.time() if now is None else now
-        with self._write() as conn:
+        with self._write() as tx:
             if won:
-                conn.executemany(
+                tx.executemany(
                     "UPDATE lessons SET wins = wins + 1, last_success = ?, updated_at = ?"
                     " WHERE id = ?",
                     [(now, now, lesson_id) for lesson_id in ids],
                 )
             else:
-                conn.executemany(
+                tx.executemany(
                     "UPDATE lessons SET losses = losses + 1, updated_at = ? WHERE id = ?",
                     [(now, lesson_id) for lesson_id in ids],
                 )
@@ -177,15 +188,15 @@ class LessonRows(Database):
         if not ids:
             return
         now = time.time() if now is None else now
-        with self._write() as conn:
-            conn.executemany(
+        with self._write() as tx:
+            tx.executemany(
                 "UPDATE lessons SET uses = uses + 1, last_used = ? WHERE id = ?",
                 [(now, lesson_id) for lesson_id in ids],
             )
 
     def prune_lesson_log(self, keep: int = 50_000) -> None:
-        with self._write() as conn:
-            conn.execute(
+        with self._write() as tx:
+            tx.execute(
                 "DELETE FROM lesson_log"
                 " WHERE rev < (SELECT coalesce(max(rev), 0) FROM lesson_log) - ?",
                 (keep,),
@@ -194,10 +205,10 @@ class LessonRows(Database):
     # -- skills ----------------------------------------------------------- #
 
     def add_skill(self, skill: Skill) -> Skill:
-        with self._write() as conn:
-            cursor = conn.execute(
+        with self._write() as tx:
+            cursor = tx.execute(
                 "INSERT INTO skills (name, description, steps, scope, source, created_at)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
+                " VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     skill.name,
                     skill.description,
@@ -207,11 +218,11 @@ class LessonRows(Database):
                     skill.created_at,
                 ),
             )
-        skill.id = int(cursor.lastrowid or 0)
+            skill.id = int(cursor.fetchone()[0])
         return skill
 
     def skills(self, scopes: Sequence[str]) -> list[Skill]:
-        marks = ",".join("?" * len(scopes))
+        marks = in_marks(scopes)
         rows = self._read(
             "SELECT id, name, description, steps, scope, source, uses, wins, losses, created_at"
             f" FROM skills WHERE scope IN ({marks}) ORDER BY id",
@@ -237,8 +248,8 @@ class LessonRows(Database):
         if not ids:
             return
         column = "wins" if won else "losses"
-        with self._write() as conn:
-            conn.executemany(
+        with self._write() as tx:
+            tx.executemany(
                 f"UPDATE skills SET {column} = {column} + 1, uses = uses + 1 WHERE id = ?",
                 [(skill_id,) for skill_id in ids],
             )

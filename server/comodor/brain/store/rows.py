@@ -27,6 +27,8 @@ class VoteRow:
     origin: str
     detail: str
     created_at: float
+    voter: str = ""
+    """Who cast it (``COMODOR_USER`` or the login name; '' for votes from before users)."""
 
 
 @attrs.frozen

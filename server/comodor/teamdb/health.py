@@ -1,0 +1,46 @@
+"""What ``comodor-lsp doctor`` says about a team database: reach, schema, latency, outbox."""
+
+from __future__ import annotations
+
+import statistics
+
+from ..brain.store.team import TeamStore
+from .postgres import PostgresStore
+from .schema import TEAM_SCHEMA_VERSION
+
+PINGS = 5
+
+
+def check_team(store: TeamStore) -> tuple[bool, str]:
+    """(healthy, one line): connection, migrations and round-trip latency, queued changes."""
+    queued = store.outbox.count()
+    waiting = f"; {queued} change{'s' if queued != 1 else ''} waiting to be sent" if queued else ""
+    if store.team is None:
+        store.reachable_again()
+    team = store.team
+    if team is None:
+        reason = next((n for n in reversed(store.notices) if "team database" in n), "")
+        return False, f"{store.team_location}: unreachable. {reason}{waiting}".strip()
+    assert isinstance(team, PostgresStore)
+    try:
+        schema = team.integrity_check()
+        latencies = [team.ping() * 1000 for _ in range(PINGS)]
+    except Exception as error:
+        if not team.is_connection_error(error):
+            raise
+        return False, f"{store.team_location}: unreachable ({team.unreachable(error)}){waiting}"
+    if store.outbox.count():
+        store.reachable_again()
+        store.flush()
+        queued = store.outbox.count()
+        waiting = f"; {queued} changes still waiting to be sent" if queued else ""
+    migrated = (
+        f"schema {TEAM_SCHEMA_VERSION}"
+        if schema == "ok"
+        else f"{schema}, expected {TEAM_SCHEMA_VERSION}"
+    )
+    detail = (
+        f"{store.team_location} as {store.voter} ({migrated}): round trip "
+        f"{statistics.median(latencies):.1f} ms median of {PINGS}{waiting}"
+    )
+    return schema == "ok" and not queued, detail

@@ -1,0 +1,74 @@
+"""The command line with a team database: doctor's report, a wrong password, a workspace's say."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from comodor_lsp import config
+
+from tests.support.postgres import PASSWORD, Cluster
+
+
+def run(
+    workspace: Path, url: str, *argv: str, password: str = PASSWORD
+) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, COMODOR_BRAIN_URL=url, PGPASSWORD=password, COMODOR_USER="dora")
+    return subprocess.run(
+        [sys.executable, "-m", "comodor_lsp", *argv, "--workspace", str(workspace)],
+        capture_output=True, text=True, timeout=60, check=False, env=env,
+    )  # fmt: skip
+
+
+def test_doctor_reports_the_database_its_schema_and_latency(workspace: Path, team_url: str) -> None:
+    done = run(workspace, team_url, "doctor")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if " database " in line]
+    assert line.startswith("ok  database ")
+    assert "as dora (schema 2): round trip" in line and "ms median of 5" in line
+
+
+def test_a_wrong_password_is_a_clear_error_that_names_the_fix_and_never_the_password(
+    workspace: Path, team_url: str
+) -> None:
+    started = time.monotonic()
+    done = run(workspace, team_url, "call", "comodor.stats", password="wrong-pw-123")
+    assert time.monotonic() - started < 30
+    assert done.returncode == 1
+    assert "refused the login" in done.stderr and "PGPASSWORD" in done.stderr
+    assert "wrong-pw-123" not in done.stderr + done.stdout
+    doctor = run(workspace, team_url, "doctor", password="wrong-pw-123")
+    assert doctor.returncode == 1
+    assert any(
+        line.startswith("FAIL database") and "refused the login" in line
+        for line in doctor.stdout.splitlines()
+    )
+
+
+def test_a_change_made_from_the_command_line_while_the_database_is_down_is_sent_later(
+    workspace: Path, pg_cluster: Cluster
+) -> None:
+    url = pg_cluster.new_database()
+    assert run(workspace, url, "call", "comodor.stats").returncode == 0  # migrated
+    pg_cluster.stop()
+    try:
+        taught = run(workspace, url, "call", "comodor.teachRule", '{"statement": "Use uv."}')
+        assert taught.returncode == 0, taught.stderr
+        assert json.loads(taught.stdout)["rule"]["statement"] == "Use uv."
+    finally:
+        pg_cluster.start()
+    rules = run(workspace, url, "call", "comodor.rules", "{}")  # the next process sends it
+    assert [r["statement"] for r in json.loads(rules.stdout)["rules"]] == ["Use uv."]
+    assert json.loads(rules.stdout)["rules"][0]["id"] >= 1 << 40
+
+
+def test_a_workspace_can_never_point_the_brain_at_a_database(workspace: Path) -> None:
+    layer = {"brain": {"url": "postgresql://attacker@evil.example/loot"}}
+    loaded = config.load(init_options={}, workspace_layer=layer)
+    assert loaded.settings.brain.url == ""
+    trusted = config.load(init_options={"brain": {"url": "postgresql://me@db/team"}})
+    assert trusted.settings.brain.url == "postgresql://me@db/team"
