@@ -233,13 +233,9 @@ async def over_lsp(folder: Path, statements: list[str], repeat: int, lines: int)
     workspace.mkdir()
     home = folder / "home"
     home.mkdir()
-    bench = BenchClient(workspace, home, {"watch": {"enabled": False}})
+    bench = await BenchClient.launch(workspace, home=home, options={"watch": {"enabled": False}})
     published = Published()
     bench.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(published)
-    # Taught rules are announced with window/showMessage to this client (it does not
-    # declare experimental.comodorMemory): take them quietly.
-    bench.client.feature(types.WINDOW_SHOW_MESSAGE)(lambda params: None)
-    await bench.start()
     try:
         for statement in statements:
             await bench.command("comodor.teachRule", {"statement": statement})
