@@ -8,7 +8,7 @@ import type { MemoryNotifications } from './notifications';
 import { openSetting } from './openSetting';
 import type { PlaybookDocuments } from './playbookDocument';
 import type { ProgressView } from './progressView';
-import type { Lesson, Rule } from './protocol';
+import { FIX_ALL_KIND, type Lesson, type Rule } from './protocol';
 import type { CorrectionsView } from './views/correctionsView';
 
 export interface CommandDeps {
@@ -234,12 +234,25 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable[] {
     deps.refreshViews();
   };
 
+  // The server offers `source.fixAll.comodor` for the document; apply it without a menu.
+  const fixAll = async () => {
+    if (!vscode.window.activeTextEditor) {
+      void vscode.window.showInformationMessage('Open a file to fix its Comodor issues.');
+      return;
+    }
+    await vscode.commands.executeCommand('editor.action.sourceAction', {
+      kind: FIX_ALL_KIND,
+      apply: 'first',
+    });
+  };
+
   const reg = (id: string, fn: (...args: never[]) => Promise<unknown>) =>
     vscode.commands.registerCommand(id, guarded(fn as (...args: unknown[]) => Promise<unknown>));
 
   return [
     reg('comodor.ui.teachLesson', teachLesson),
     reg('comodor.ui.teachRule', teachRule),
+    reg('comodor.ui.fixAll', fixAll),
     reg('comodor.ui.forget', forget),
     reg('comodor.ui.pin', pinUnpin),
     reg('comodor.ui.showPlaybook', showPlaybook),

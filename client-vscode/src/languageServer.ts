@@ -4,6 +4,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
+  ClientCapabilities,
   CloseAction,
   DidChangeConfigurationNotification,
   ErrorAction,
@@ -12,12 +13,13 @@ import {
   RevealOutputChannelOn,
   ServerOptions,
   State,
+  StaticFeature,
   TransportKind,
 } from 'vscode-languageclient/node';
 import { CrashBudget } from './crashBudget';
 import { TRUSTED_HOVER_COMMANDS, rewriteHoverLinks } from './hoverLinks';
 import { openSetting } from './openSetting';
-import { MEMORY_NOTIFICATION, MemoryNotification } from './protocol';
+import { MEMORY_CAPABILITY, MEMORY_NOTIFICATION, MemoryNotification } from './protocol';
 import { selectedInterpreter } from './pythonExtension';
 import {
   Fix,
@@ -70,6 +72,19 @@ class ComodorLanguageClient extends LanguageClient {
     super.error(message, data, this.quietErrors ? false : showNotification);
   }
 }
+
+/**
+ * Declares `capabilities.experimental.comodorMemory`: this extension shows learned rules
+ * itself (notifications.ts), so the server must not also announce them with showMessage.
+ */
+const memoryCapability: StaticFeature = {
+  fillClientCapabilities(capabilities: ClientCapabilities): void {
+    capabilities.experimental = { ...(capabilities.experimental ?? {}), [MEMORY_CAPABILITY]: true };
+  },
+  initialize(): void {},
+  getState: () => ({ kind: 'static' }),
+  clear(): void {},
+};
 
 export class ComodorServer implements vscode.Disposable {
   readonly output: vscode.OutputChannel;
@@ -319,16 +334,7 @@ export class ComodorServer implements vscode.Disposable {
       },
     };
     client = new ComodorLanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
-    // This extension shows `comodor/memory` itself ("Learned: …" with Forget/Keep/Show); saying
-    // so keeps the server from announcing the same rule a second time with showMessage.
-    client.registerFeature({
-      fillClientCapabilities: (capabilities) => {
-        capabilities.experimental = { ...(capabilities.experimental as object | undefined), comodorMemory: true };
-      },
-      initialize: () => undefined,
-      getState: () => ({ kind: 'static' }),
-      clear: () => undefined,
-    });
+    client.registerFeature(memoryCapability);
     client.onNotification(MEMORY_NOTIFICATION, (params: MemoryNotification) => {
       if (params && typeof params.action === 'string') {
         this.memoryEmitter.fire(params);

@@ -68,6 +68,13 @@ export interface RemovedResult {
   removed: boolean;
 }
 
+/** `comodor.notHere`: the user says a rule does not apply at one place. */
+export interface NotHereParams {
+  id: number;
+  uri: string;
+  place: string;
+}
+
 export interface PinParams {
   id: number;
   pinned?: boolean;
@@ -319,6 +326,11 @@ export interface MemoryNotification {
 }
 
 export const MEMORY_NOTIFICATION = 'comodor/memory';
+/** The code action kind of the server's "fix every Comodor issue in this document". */
+export const FIX_ALL_KIND = 'source.fixAll.comodor';
+/** Declared under `capabilities.experimental`: this client shows `comodor/memory`
+ *  itself, so the server sends no `window/showMessage` for a learned rule. */
+export const MEMORY_CAPABILITY = 'comodorMemory';
 
 /** Server command ids. vscode-languageclient registers these as VS Code commands
  *  itself, so the extension must never contribute or register them (they collide). */
@@ -327,6 +339,7 @@ export const ServerCommand = {
   teachRule: 'comodor.teachRule',
   forget: 'comodor.forget',
   forgetRule: 'comodor.forgetRule',
+  notHere: 'comodor.notHere',
   pin: 'comodor.pin',
   setRule: 'comodor.setRule',
   lessons: 'comodor.lessons',

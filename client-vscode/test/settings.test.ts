@@ -23,6 +23,7 @@ test('defaults map to the protocol initializationOptions shape', () => {
     reflect: { enabled: false, endpoint: '', model: '', apiKeyEnv: '', timeoutS: 60 },
     watch: { enabled: true, exclude: [], maxFileBytes: 2000000 },
     sync: { targets: [] },
+    diagnostics: { severity: 'information', configRules: false },
   });
 });
 

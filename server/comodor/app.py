@@ -40,6 +40,8 @@ from .brain.worker import BrainWorker
 from .capture.languages import language_of
 from .capture.own_writes import OwnWrites
 from .capture.tracker import CaptureTracker
+from .capture.violations import DocumentChecker
+from .diagnose import document_report, exception_key
 from .paths import (
     default_brain_path,
     in_git_folder,
@@ -114,6 +116,8 @@ class ComodorApp:
         self.capture: Capture | None = None
         self.live_sync: LiveSync | None = None
         self._freshness: ChangeWatcher | None = None
+        self._checkers: dict[str, DocumentChecker] = {}
+        """uri -> the last reading of that open document's house rules (see diagnose)."""
         self._team_listener: TeamListener | None = None
         self._document_queries: dict[str, str] = {}
         """uri -> the query whose recall was prefetched while that document was edited"""
@@ -292,6 +296,7 @@ class ComodorApp:
 
     def document_closed(self, uri: str) -> None:
         self._document_queries.pop(uri, None)
+        self._checkers.pop(uri, None)
 
     def prefetch(self, query: str, uri: str | None = None) -> None:
         """Recall ahead for what the user is typing (a draft, or a document's context)."""
@@ -307,6 +312,51 @@ class ComodorApp:
         """The confident, active rules that apply to a document — from memory, no I/O."""
         language = language_of_document(uri, language_id)
         return self.wire.rules(self.engine.active_rules(language))
+
+    def relative_document_path(self, uri: str) -> str | None:
+        """A workspace document's path relative to the workspace (None: not one of ours)."""
+        path, tracker = self._tracked(uri), self.tracker
+        if path is None or tracker is None:
+            return None
+        return tracker.key(path)
+
+    def document_diagnostics(
+        self,
+        uri: str,
+        text: str,
+        language_id: str | None,
+        *,
+        fixes_for: tuple[int, int] | None = None,
+        fix_all: bool = False,
+    ) -> protocol.DocumentDiagnostics:
+        """Where a document breaks its house rules (memory only, any thread).
+
+        With ``fixes_for`` (first, last line) the places on those lines carry their
+        fix; with ``fix_all`` the report has the fix for the whole document.
+        """
+        language = language_of_document(uri, language_id)
+        return document_report(
+            self.engine.active_rules(language),
+            self.settings,
+            self.relative_document_path(uri),
+            text,
+            language,
+            fixes_for=fixes_for,
+            fix_all=fix_all,
+            checker=self._checkers.setdefault(uri, DocumentChecker()),
+        )
+
+    def rule_exception(self, rule_id: int, uri: str, place: str) -> protocol.RuleObject:
+        """Say "not here": the rule does not apply at this place of the document."""
+        path = self.relative_document_path(uri)
+        if path is None:
+            raise InvalidInput("uri", f"{uri[:200]!r} is not a document of this workspace")
+        rule = self.engine.add_rule_exception(
+            rule_id, exception_key(path, place), detail=f"not here, in {path}"
+        )
+        if rule is None:
+            raise InvalidInput("id", f"there is no house rule {rule_id}")
+        return self.wire.rule(rule)
 
     # -- rules files --------------------------------------------------------------- #
 

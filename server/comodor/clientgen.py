@@ -23,6 +23,7 @@ import attrs
 from . import protocol
 from .commands import COMMANDS
 from .mcp_tools import TOOLS
+from .protocol.editor import FIX_ALL_KIND, MEMORY_CAPABILITY
 from .schemas import memory_actions
 from .settings import Settings
 
@@ -159,7 +160,14 @@ def protocol_ts() -> str:
         "  [extra: string]: unknown;\n"
         "}"
     )
-    blocks.append("export const MEMORY_NOTIFICATION = 'comodor/memory';")
+    blocks.append(
+        "export const MEMORY_NOTIFICATION = 'comodor/memory';\n"
+        '/** The code action kind of the server\'s "fix every Comodor issue in this document". */\n'
+        f"export const FIX_ALL_KIND = {literal(FIX_ALL_KIND)};\n"
+        "/** Declared under `capabilities.experimental`: this client shows `comodor/memory`\n"
+        " *  itself, so the server sends no `window/showMessage` for a learned rule. */\n"
+        f"export const MEMORY_CAPABILITY = {literal(MEMORY_CAPABILITY)};"
+    )
     entries = "\n".join(f"  {name.split('.', 1)[1]}: {literal(name)}," for name in COMMANDS)
     blocks.append(
         "/** Server command ids. vscode-languageclient registers these as VS Code commands\n"

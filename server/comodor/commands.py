@@ -18,6 +18,7 @@ import attrs
 from . import protocol as p
 from .brain.errors import InvalidInput
 from .brain.models import Message
+from .capture.taught import statement_dimension
 from .mcp_tools import call_tool
 from .protocol.progress import progress_result
 
@@ -45,7 +46,13 @@ def _teach(app: ComodorApp, params: p.TeachParams) -> p.LessonResult:
 
 
 def _teach_rule(app: ComodorApp, params: p.TeachRuleParams) -> p.RuleResult:
-    return p.RuleResult(app.wire.rule(app.engine.teach_rule(params.statement)))
+    # "Use single quotes for strings." is quotes.style = single: checked like a learned rule
+    dimension = statement_dimension(params.statement)
+    return p.RuleResult(app.wire.rule(app.engine.teach_rule(params.statement, dimension)))
+
+
+def _not_here(app: ComodorApp, params: p.NotHereParams) -> p.RuleResult:
+    return p.RuleResult(app.rule_exception(params.id, params.uri, params.place))
 
 
 def _forget(app: ComodorApp, params: p.IdParams) -> p.RemovedResult:
@@ -191,6 +198,13 @@ COMMANDS: dict[str, Command] = {
         Command("comodor.forget", p.IdParams, p.RemovedResult, _forget, "Forget a lesson."),
         Command(
             "comodor.forgetRule", p.IdParams, p.RemovedResult, _forget_rule, "Forget a house rule."
+        ),
+        Command(
+            "comodor.notHere",
+            p.NotHereParams,
+            p.RuleResult,
+            _not_here,
+            "A house rule does not apply at this place: a vote against it there.",
         ),
         Command("comodor.pin", p.PinParams, p.OkResult, _pin, "Pin or unpin a lesson."),
         Command(

@@ -1,7 +1,7 @@
 """Typed settings, merged from ``initializationOptions`` and workspace configuration.
 
-The protocol fixes the shape (``learning``, ``reflect``, ``watch``, ``sync`` and
-``brainPath``, camelCase on the wire). Everything downstream reads these attrs
+The protocol fixes the shape (``learning``, ``reflect``, ``watch``, ``sync``,
+``diagnostics`` and ``brainPath``, camelCase on the wire). Everything downstream reads these attrs
 classes, never raw dictionaries, so a typo in a key is a type error here rather
 than a silently ignored option somewhere deep in the engine.
 
@@ -90,6 +90,22 @@ class SyncSettings:
     targets: tuple[str, ...] = ()
 
 
+DIAGNOSTIC_SEVERITIES = ("error", "warning", "information", "hint", "off")
+
+
+@attrs.frozen
+class DiagnosticsSettings:
+    """House rules in the editor: where open documents break them."""
+
+    severity: str = attrs.field(
+        default="information", validator=attrs.validators.in_(DIAGNOSTIC_SEVERITIES)
+    )
+    """How places that break a rule are shown; ``off`` shows none."""
+    config_rules: bool = False
+    """Also flag rules whose only evidence is a project config file (a formatter that
+    already enforces them would report the same places twice)."""
+
+
 @attrs.frozen
 class BrainSettings:
     """Where the shared brain is: a team's PostgreSQL database, or none (the local file)."""
@@ -109,6 +125,7 @@ class Settings:
     reflect: ReflectSettings = ReflectSettings()
     watch: WatchSettings = WatchSettings()
     sync: SyncSettings = SyncSettings()
+    diagnostics: DiagnosticsSettings = DiagnosticsSettings()
 
 
 def _snake(name: str) -> str:
@@ -128,6 +145,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "reflect": ReflectSettings,
     "watch": WatchSettings,
     "sync": SyncSettings,
+    "diagnostics": DiagnosticsSettings,
 }
 
 

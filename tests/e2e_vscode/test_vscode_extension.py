@@ -201,7 +201,11 @@ def test_user_corrects_quotes_twice_and_sees_house_rule(
 
     headline: list[str] = []
     vs = vscode_factory(
-        settings={"comodor.trace.server": "verbose"}, before_start=_seed_history(headline)
+        settings={
+            "comodor.trace.server": "verbose",
+            "editor.codeActionsOnSave": {"source.fixAll.comodor": "explicit"},
+        },
+        before_start=_seed_history(headline),
     )
     ui = vs.ui
     mark("workbench")
@@ -235,6 +239,9 @@ def test_user_corrects_quotes_twice_and_sees_house_rule(
     # not be hidden by them); nothing is set in this profile, so nothing is sent.
     assert init == {}, init
     assert not {"server", "trace", "brainPath"} & set(init)
+    # The extension shows comodor/memory itself, and says so: no showMessage duplicates.
+    capabilities = _traced(out, "Sending request 'initialize", "Params")[0]["capabilities"]
+    assert capabilities["experimental"]["comodorMemory"] is True
 
     # 2. Teach a house rule from the palette; the House Rules view lists it.
     ui.run_command("Comodor: Teach a House Rule")
@@ -344,6 +351,70 @@ def test_user_corrects_quotes_twice_and_sees_house_rule(
         what="the server to pull the changed setting",
     )
     mark("settings re-pulled")
+
+    # 9. The agent writes another file with double quotes: opened, it shows a Comodor squiggle
+    #    under each string, and the Problems panel lists them with the rule's words.
+    ui.page.locator(".tabs-container .tab", has_text="greet.py").first.click()  # leave Settings
+    ui.focus_editor()
+    ui.run_command("Notifications: Clear All Notifications")
+    report = 'TITLE = "Quarterly report"\nOWNER = "finance"\nprint(TITLE, OWNER)\n'
+    (vs.workspace / "report.py").write_text(report)
+    wait_for_status(ui, r"Seen: 3 edits by your assistant")
+    ui.open_file("report.py")
+    squiggles = ui.squiggles("info")
+    ui.wait_until(lambda: squiggles.count() == 2, timeout_s=20, what="two Comodor squiggles")
+    ui.screenshot("diagnostics-squiggles")
+    ui.page.keyboard.press("Control+Shift+M")
+    problem = ui.page.locator(
+        ".markers-panel .monaco-list-row", has_text="Use single quotes for strings."
+    )
+    problem.first.wait_for(state="visible", timeout=15_000)
+    assert problem.count() == 2 and "comodor" in problem.first.inner_text()
+    ui.screenshot("problems-panel")
+    ui.page.keyboard.press("Control+Shift+M")
+    mark("diagnostics shown")
+
+    # 10. Ctrl+. inside the first string offers the quick fix and fix-all; the quick fix mends
+    #     that string only, and its squiggle clears.
+    ui.focus_editor()
+    ui.go_to(1, 12)
+    menu = ui.quick_fix_menu()
+    fix = menu.locator(".monaco-list-row", has_text="Use single quotes")
+    fix.first.wait_for(state="visible")
+    assert menu.locator(".monaco-list-row", has_text="Fix all Comodor issues").count() >= 1
+    assert menu.locator(".monaco-list-row", has_text="Not here").count() == 1
+    ui.screenshot("quick-fix-menu")
+    assert "focused" in (fix.first.get_attribute("class") or "")  # the preferred fix, first
+    ui.page.keyboard.press("Enter")
+    ui.wait_until(lambda: squiggles.count() == 1, timeout_s=15, what="the fixed squiggle to clear")
+    assert "TITLE = 'Quarterly report'" in ui.editor_text()
+    assert 'OWNER = "finance"' in ui.editor_text()
+    ui.screenshot("quick-fix-applied")
+    mark("quick fix")
+
+    # 11. Saving runs source.fixAll.comodor (editor.codeActionsOnSave): the file follows the
+    #     rule, every squiggle is gone, and the fixed agent file counted as one more correction.
+    ui.save()
+    ui.wait_until(
+        lambda: (vs.workspace / "report.py").read_text() == report.replace('"', "'"),
+        timeout_s=15,
+        what="the save to apply fix-all",
+    )
+    ui.wait_until(lambda: squiggles.count() == 0, timeout_s=15, what="every squiggle to clear")
+    ui.screenshot("fixed-on-save")
+    wait_for_status(ui, r"\b3 corrections\b")
+    mark("fix-all on save")
+
+    # 12. "Comodor: Fix all Comodor issues" from the palette mends a file in one go.
+    (vs.workspace / "notes.py").write_text('NOTE = "draft"\nLABEL = "todo"\n')
+    wait_for_status(ui, r"Seen: 4 edits by your assistant")
+    ui.open_file("notes.py")
+    ui.wait_until(lambda: squiggles.count() == 2, timeout_s=20, what="the squiggles of notes.py")
+    ui.run_command("Comodor: Fix all Comodor issues")
+    ui.wait_until(lambda: squiggles.count() == 0, timeout_s=15, what="fix-all to clear them")
+    assert "NOTE = 'draft'" in ui.editor_text() and "LABEL = 'todo'" in ui.editor_text()
+    ui.screenshot("fix-all-from-palette")
+    mark("fix-all command")
 
     timings = {"launch": vs.timings, "steps_s": marks}
     (ui.artifacts / "timings.json").write_text(json.dumps(timings, indent=2))

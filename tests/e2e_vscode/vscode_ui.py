@@ -98,6 +98,26 @@ class VSCodeUI:
         self.page.keyboard.press("Enter")
         self.page.locator(QUICK_INPUT).wait_for(state="hidden")
 
+    def go_to(self, line: int, column: int) -> None:
+        """Ctrl+G ``line:column`` (both 1-based): put the cursor there."""
+        self.page.keyboard.press("Control+G")
+        box = self.page.locator(QUICK_INPUT_BOX)
+        box.wait_for(state="visible")
+        box.fill(f":{line}:{column}")
+        self.page.keyboard.press("Enter")
+        self.page.locator(QUICK_INPUT).wait_for(state="hidden")
+
+    def squiggles(self, severity: str = "info") -> Locator:
+        """The diagnostics' wavy underlines Monaco draws in the visible editor lines."""
+        return self.page.locator(f"{EDITOR} .squiggly-{severity}")
+
+    def quick_fix_menu(self, timeout_s: float = 10) -> Locator:
+        """Ctrl+. at the cursor; the code action menu that opens."""
+        self.page.keyboard.press("Control+.")
+        menu = self.page.locator(".action-widget").first
+        menu.wait_for(state="visible", timeout=timeout_s * 1000)
+        return menu
+
     def retype_line(self, line: int, text: str) -> None:
         """Replace a line's text (after its indentation) by typing it, key by key."""
         self.go_to_line(line)
@@ -116,7 +136,9 @@ class VSCodeUI:
         )
 
     def editor_text(self) -> str:
-        return self.page.locator(f"{EDITOR} .view-lines").first.inner_text()
+        """The visible lines as text (Monaco renders spaces as no-break spaces)."""
+        text = self.page.locator(f"{EDITOR} .view-lines").first.inner_text()
+        return text.replace("\xa0", " ")
 
     # ---- hover -----------------------------------------------------------------------------
 

@@ -64,6 +64,50 @@ local ok, err = pcall(function()
     return false
   end, 50)
   step("float", shown)
+  -- A rule taught in words is checked in the buffer: vim.diagnostic shows where.
+  vim.lsp.buf_request_sync(bufnr, "workspace/executeCommand", {
+    command = "comodor.teachRule",
+    arguments = { { statement = "Use single quotes for strings." } },
+  }, 10000)
+  local found = {}
+  vim.wait(10000, function()
+    found = vim.diagnostic.get(bufnr)
+    return #found > 0
+  end, 50)
+  local diagnostics = {}
+  for _, d in ipairs(found) do
+    local lsp = d.user_data and d.user_data.lsp or {}
+    table.insert(diagnostics, {
+      lnum = d.lnum, col = d.col, end_col = d.end_col, message = d.message,
+      source = d.source or lsp.source, code = d.code or lsp.code, severity = d.severity,
+    })
+  end
+  step("diagnostics", diagnostics)
+
+  -- The quick fix for it, as `vim.lsp.buf.code_action()` would ask.
+  if #found > 0 then
+    -- The LSP diagnostic back, as Neovim's own code_action() rebuilds it.
+    local d = found[1]
+    local kept = d.user_data and d.user_data.lsp or {}
+    local range = {
+      start = { line = d.lnum, character = d.col },
+      ["end"] = { line = d.end_lnum or d.lnum, character = d.end_col or d.col },
+    }
+    local lsp = {
+      range = range, message = d.message, severity = d.severity,
+      source = d.source or kept.source, code = d.code or kept.code, data = kept.data,
+    }
+    local actions = vim.lsp.buf_request_sync(bufnr, "textDocument/codeAction", {
+      textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+      range = range,
+      context = { diagnostics = { lsp } },
+    }, 10000)
+    local titles = {}
+    for _, action in ipairs(actions[id].result or {}) do
+      table.insert(titles, action.title)
+    end
+    step("actions", titles)
+  end
   vim.lsp.stop_client(id)
 end)
 if not ok then

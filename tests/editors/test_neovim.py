@@ -1,4 +1,5 @@
-"""A real Neovim attaches to ``comodor-lsp serve``, teaches a rule and sees it in hover."""
+"""A real Neovim attaches to ``comodor-lsp serve``, teaches rules, sees them in hover and
+``vim.diagnostic``, and is offered the quick fix."""
 
 from __future__ import annotations
 
@@ -24,10 +25,12 @@ def nvim() -> str:
     return found
 
 
-def test_neovim_user_teaches_a_rule_and_reads_it_in_hover(nvim: str, tmp_path: Path) -> None:
+def test_neovim_user_teaches_rules_reads_them_in_hover_and_sees_diagnostics(
+    nvim: str, tmp_path: Path
+) -> None:
     workspace = tmp_path / "ws"
     workspace.mkdir()
-    (workspace / "demo.py").write_text("import os\nprint(os.getcwd())\n")
+    (workspace / "demo.py").write_text('import os\nprint(os.getcwd(), "here")\n')
     home = tmp_path / "home"
     out = tmp_path / "result.json"
     env = {
@@ -60,3 +63,10 @@ def test_neovim_user_teaches_a_rule_and_reads_it_in_hover(nvim: str, tmp_path: P
     assert "command:" not in result["hover"]  # Neovim does not render command links
     assert result["float"] is not None and "Prefer pathlib over os.path." in result["float"]
     assert (tmp_path / "brain" / "brain.db").exists()
+    (diagnostic,) = result["diagnostics"]
+    assert (diagnostic["lnum"], diagnostic["col"], diagnostic["end_col"]) == (1, 19, 25)
+    assert diagnostic["source"] == "comodor" and diagnostic["code"] == "quotes.style"
+    assert diagnostic["message"].startswith("Use single quotes for strings.")
+    assert diagnostic["severity"] == 3  # vim.diagnostic.severity.INFO
+    assert "Use single quotes" in result["actions"]
+    assert "Forget this house rule" in result["actions"]

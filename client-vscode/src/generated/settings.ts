@@ -30,4 +30,6 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: 'watch.exclude', type: 'string[]', default: [] },
   { key: 'watch.maxFileBytes', type: 'number', default: 2000000 },
   { key: 'sync.targets', type: 'string[]', default: [] },
+  { key: 'diagnostics.severity', type: 'string', default: 'information' },
+  { key: 'diagnostics.configRules', type: 'boolean', default: false },
 ];

@@ -13,7 +13,7 @@ import time
 from collections.abc import Sequence
 
 from .context import Shared
-from .events import CorrectionCounted, UndoCounted
+from .events import AgentWrote, CorrectionCounted, UndoCounted
 from .house_rules import HouseRules
 from .lessons import LessonBook
 from .models import Rule, Vote
@@ -48,9 +48,11 @@ class Checkpoints:
             last = shared.store.last_episode(shared.project_scope, ended=False)
             task_id = last.id if last is not None and last.open else None
         created = before is None if created is None else created
-        return shared.store.add_agent_write(
+        write_id = shared.store.add_agent_write(
             shared.project_scope, path, before_hash, after_hash, created, task_id
         )
+        shared.bus.emit(AgentWrote(path))
+        return write_id
 
     def last_write(self, path: str) -> AgentWrite | None:
         return self.shared.store.last_agent_write(self.shared.project_scope, path)

@@ -44,7 +44,7 @@ from .blobs import BlobStore
 from .checkpoints import Checkpoints
 from .context import Shared
 from .events import ChangedElsewhere, EventBus, LessonsLearned
-from .house_rules import HouseRules
+from .house_rules import Dimension, HouseRules
 from .lessons import LessonBook
 from .merging import Consolidation
 from .models import (
@@ -226,8 +226,11 @@ class LearningEngine:
     ) -> list[Rule]:
         return self.rules.record_votes(votes, origin, replace=replace, scope=scope)
 
-    def teach_rule(self, statement: str) -> Rule:
-        return self.rules.teach(statement)
+    def teach_rule(self, statement: str, dimension: Dimension | None = None) -> Rule:
+        return self.rules.teach(statement, dimension)
+
+    def add_rule_exception(self, rule_id: int, place: str, detail: str = "") -> Rule | None:
+        return self.rules.add_exception(rule_id, place, detail)
 
     def forget_rule(self, rule_id: int) -> bool:
         return self.rules.forget(rule_id)

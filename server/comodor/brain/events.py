@@ -138,6 +138,14 @@ class RulesChanged(Event):
     rules: tuple[Rule, ...]
 
 
+@attrs.frozen
+class AgentWrote(Event):
+    """An agent write was checkpointed (mirrors of a file, such as diagnostics, refresh)."""
+
+    path: str
+    """Workspace-relative path of the written file."""
+
+
 Listener = Callable[[Event], None]
 
 

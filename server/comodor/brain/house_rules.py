@@ -17,6 +17,8 @@ from __future__ import annotations
 import time
 from collections.abc import Iterable
 
+import attrs
+
 from . import rules as rules_module
 from . import signals
 from .context import Shared
@@ -27,6 +29,15 @@ from .store import VoteRow
 from .text import terms
 
 MAX_DETAIL_CHARS = 500
+
+
+@attrs.frozen
+class Dimension:
+    """A catalogued convention a taught statement names: its key, value and category."""
+
+    key: str
+    value: str
+    category: str
 
 
 class HouseRules:
@@ -141,15 +152,25 @@ class HouseRules:
 
     # -- what the user says ---------------------------------------------------- #
 
-    def teach(self, statement: str) -> Rule:
-        """A rule the user states outright: confident at once, applies to every language."""
+    def teach(self, statement: str, dimension: Dimension | None = None) -> Rule:
+        """A rule the user states outright: confident at once, applies to every language.
+
+        ``dimension`` is the catalogued convention the statement names, when the host
+        recognised one ("Use single quotes for strings." is ``quotes.style = single``):
+        the rule then has that key and value, so it is checked and counted like a
+        learned one. The user's own words stay its statement.
+        """
         clean = " ".join(redact(statement).split())  # redact first: rules need the line breaks
-        key = "user." + ("-".join(terms(clean)[:6]) or "rule")[:60]
+        if dimension is not None:
+            key, value, category = dimension.key, dimension.value, dimension.category
+        else:
+            key = "user." + ("-".join(terms(clean)[:6]) or "rule")[:60]
+            value, category = "yes", "preference"
         vote = Vote(
             key=key,
-            value="yes",
+            value=value,
             statement=clean,
-            category="preference",
+            category=category,
             language=None,
             kind="user",
             weight=3.0,
@@ -157,9 +178,35 @@ class HouseRules:
         )
         self.record_votes([vote], origin="user", announce=False)  # announced below, as taught
         scope = self.shared.write_scope
-        rule = next(r for r in self.rules if r.key == key and r.scope == scope)
+        rule = next(
+            r for r in self.rules if r.key == key and r.scope == scope and r.language is None
+        )
         self.shared.bus.emit(RulesLearned((rule,), taught=True))
         return rule
+
+    def add_exception(self, rule_id: int, place: str, detail: str = "") -> Rule | None:
+        """The user said the rule does not apply at ``place`` ("Not here"): a vote against it.
+
+        ``place`` is an opaque key the host chose for the spot (it identifies the vote,
+        so saying it twice about one place counts once). Returns the rule as it is now,
+        or None when there is no such rule.
+        """
+        rule = self.get(rule_id)
+        if rule is None:
+            return None
+        vote = Vote(
+            key=rule.key,
+            value=f"not:{rule.value}",
+            statement=rule.statement,
+            category=rule.category,
+            language=rule.language,
+            kind=rules_module.EXCEPTION,
+            weight=rules_module.EXCEPTION_WEIGHT,
+            detail=detail,
+        )
+        origin = rules_module.EXCEPTION_ORIGIN + place[:200]
+        self.record_votes([vote], origin=origin, scope=rule.scope, announce=False)
+        return self.get(rule_id)
 
     def forget(self, rule_id: int) -> bool:
         removed = self.shared.store.delete_rule(rule_id)

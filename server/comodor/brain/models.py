@@ -125,6 +125,8 @@ class Rule:
     ``support`` and ``against`` stay plain totals, so a user who changed their mind
     sees "3 for, 5 against" and still a confident rule; None means the plain share.
     """
+    exceptions: tuple[str, ...] = ()
+    """Places where the user said "not here" (opaque keys the host made; see ``add_exception``)."""
 
     @property
     def strength(self) -> float:
@@ -231,7 +233,7 @@ class Vote:
     category: str
     language: str | None
     kind: str
-    """``correction``, ``evidence``, ``observation``, ``denial`` or ``user``."""
+    """``correction``, ``evidence``, ``observation``, ``denial``, ``user`` or ``exception``."""
     weight: float = 1.0
     detail: str = ""
 

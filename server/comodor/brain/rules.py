@@ -68,6 +68,17 @@ config file, and their counts are the rule's evidence (see ``capture.observe``).
 _STAND_ALONE = frozenset({"evidence", CONSENSUS})
 
 _CORRECTIVE = ("correction", "denial")
+EXCEPTION = "exception"
+"""The kind of a "not here" vote: the user said a rule does not apply at one place.
+
+It counts against the rule (in ``against`` and in the weighing, at
+:data:`EXCEPTION_WEIGHT`) but is never a value of its own: a rule stops being
+confident when exceptions rival its evidence, it never turns into "not X"."""
+EXCEPTION_WEIGHT = 0.5
+"""Half a correction: after two agreeing corrections, one exception leaves a rule
+confident (77% agree) and a second one stops it (62%)."""
+EXCEPTION_ORIGIN = "not-here:"
+"""Exception votes carry origins ``not-here:<place>``, one vote per place."""
 _FACTS = frozenset({"evidence", "observation", CONSENSUS})
 TEAM_ORIGIN = "team:"
 """Votes read from a teammate's committed ``house-rules.md`` carry origins ``team:<file>``."""
@@ -159,7 +170,10 @@ def summarize(row: RuleRow, me: str = "") -> Rule:
     row = attrs.evolve(row, votes=_one_per_fact(row.votes))
     totals: dict[str, float] = {}
     latest: dict[str, VoteRow] = {}
+    exceptions = [vote for vote in row.votes if vote.kind == EXCEPTION]
     for vote in row.votes:
+        if vote.kind == EXCEPTION:
+            continue
         totals[vote.value] = totals.get(vote.value, 0.0) + vote.weight
         previous = latest.get(vote.value)
         if previous is None or vote.created_at >= previous.created_at:
@@ -178,12 +192,14 @@ def summarize(row: RuleRow, me: str = "") -> Rule:
             created_at=row.created_at,
             updated_at=row.updated_at,
         )
-    timeline = _timeline(row.votes)
-    weights = _weighed(row.votes, timeline)
+    voting = [vote for vote in row.votes if vote.kind != EXCEPTION]
+    timeline = _timeline(voting)
+    weights = _weighed(voting, timeline)
     value = max(weights, key=lambda candidate: (weights[candidate], latest[candidate].created_at))
+    dissent = sum(vote.weight for vote in exceptions)
     support = totals[value]
-    against = sum(totals.values()) - support
-    weighed_total = sum(weights.values())
+    against = sum(totals.values()) - support + dissent
+    weighed_total = sum(weights.values()) + dissent
     strength = weights[value] / weighed_total if weighed_total else 0.0
     winning = [vote for vote in row.votes if vote.value == value]
     kinds = {vote.kind for vote in winning}
@@ -230,6 +246,8 @@ def summarize(row: RuleRow, me: str = "") -> Rule:
         count = sum(1 for vote in winning if vote.kind == "observation")
         evidence = f"{count} observation{'s' if count != 1 else ''} of the code · {agree}"
 
+    if exceptions:
+        evidence += f" · {_plural(len(exceptions), 'exception')}"
     team = all(vote.origin.startswith(TEAM_ORIGIN) for vote in winning)
     details = [vote.detail for vote in sorted(winning, key=lambda v: v.created_at) if vote.detail]
     detail = "; ".join(dict.fromkeys(details[-3:]))
@@ -254,6 +272,11 @@ def summarize(row: RuleRow, me: str = "") -> Rule:
         evidence=evidence,
         team=team,
         weighed_strength=strength,
+        exceptions=tuple(
+            vote.origin[len(EXCEPTION_ORIGIN) :]
+            for vote in exceptions
+            if vote.origin.startswith(EXCEPTION_ORIGIN)
+        ),
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from .diagnostics import CHANGE_DELAY_S
 from .hover import document_language_id
 from .server import ComodorServer
 
@@ -67,6 +68,8 @@ def document_query(ls: ComodorServer, uri: str, line: int) -> str:
 def did_open(ls: ComodorServer, params: types.DidOpenTextDocumentParams) -> None:
     if ls.app is not None:
         ls.app.document_opened(params.text_document.uri, params.text_document.text)
+    if ls.diagnostics is not None:
+        ls.diagnostics.schedule(params.text_document.uri, 0)
 
 
 def will_create_files(
@@ -84,6 +87,8 @@ def did_create_files(ls: ComodorServer, params: types.CreateFilesParams) -> None
 
 
 def did_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams) -> None:
+    if ls.diagnostics is not None:
+        ls.diagnostics.schedule(params.text_document.uri, CHANGE_DELAY_S)
     app, learning = ls.app, ls.settings.learning
     if app is None or not learning.prefetch or not learning.enabled:
         return
@@ -117,6 +122,8 @@ def did_close(ls: ComodorServer, params: types.DidCloseTextDocumentParams) -> No
         timer.cancel()
     if ls.app is not None:
         ls.app.document_closed(uri)
+    if ls.diagnostics is not None:
+        ls.diagnostics.closed(uri)
 
 
 def draft(ls: ComodorServer, params: Any) -> None:

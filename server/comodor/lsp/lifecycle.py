@@ -20,6 +20,8 @@ from lsprotocol import types
 from .. import config
 from ..app import ComodorApp, uri_to_path
 from ..brain.errors import InvalidInput
+from ..protocol.editor import MEMORY_CAPABILITY
+from . import diagnostics
 from .server import ComodorServer
 
 log = logging.getLogger(__name__)
@@ -50,7 +52,7 @@ def _wants_command_links(params: types.InitializeParams, options: Any) -> bool:
 
 def _declares_memory(params: types.InitializeParams) -> bool:
     experimental = params.capabilities.experimental
-    return isinstance(experimental, dict) and experimental.get("comodorMemory") is True
+    return isinstance(experimental, dict) and experimental.get(MEMORY_CAPABILITY) is True
 
 
 async def initialize(ls: ComodorServer, params: types.InitializeParams) -> None:
@@ -64,6 +66,7 @@ async def initialize(ls: ComodorServer, params: types.InitializeParams) -> None:
     app = await ls.brain.run(lambda: ComodorApp(workspace, settings, worker=ls.brain))
     app.subscribe(ls.on_event)
     ls.app = app
+    diagnostics.attach(ls)
     for problem in ls.loaded.problems:
         log.warning("settings: %s", problem)
     for notice in app.notices:
@@ -98,6 +101,8 @@ async def shutdown(ls: ComodorServer, params: None) -> None:
     for timer in ls.timers.values():
         timer.cancel()
     ls.timers.clear()
+    if ls.diagnostics is not None:
+        ls.diagnostics.close()
     app = ls.app
     loop = asyncio.get_running_loop()
     closing = loop.run_in_executor(None, app.close) if app is not None else None
@@ -132,6 +137,8 @@ async def pull_configuration(ls: ComodorServer) -> None:
     if app is not None:
         settings = ls.loaded.settings
         await ls.brain.run(lambda: app.configure(settings))
+    if ls.diagnostics is not None:
+        ls.diagnostics.schedule_all()  # severity, configRules or learning may have changed
 
 
 def read_team_rules(ls: ComodorServer, app: ComodorApp) -> None:

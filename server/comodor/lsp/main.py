@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from . import commands, documents, hover, lifecycle
+from . import code_actions, commands, diagnostics, documents, hover, lifecycle
 from .server import ComodorServer
 
 
 def create_server() -> ComodorServer:
     server = ComodorServer()
-    for module in (lifecycle, commands, hover, documents):
+    for module in (lifecycle, commands, hover, documents, diagnostics, code_actions):
         module.register(server)
     return server

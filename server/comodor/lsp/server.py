@@ -4,8 +4,8 @@
 ``initialize``), the brain worker, the settings as resolved from the user file,
 ``initializationOptions`` and ``workspace/configuration``, and the prefetch
 timers. The handlers live in one module per concern (``lifecycle``,
-``commands``, ``hover``, ``documents``), each a module-level function named for
-its method, registered by :func:`create_server`.
+``commands``, ``hover``, ``documents``, ``diagnostics``, ``code_actions``), each a
+module-level function named for its method, registered by :func:`create_server`.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import cattrs
 from cattrs import Converter
@@ -31,6 +31,9 @@ from . import envelope, framing
 
 CONFIGURATION_PATIENCE_S = 6.0
 """How long a command waits for a settings change to be applied (a pull times out at 5 s)."""
+
+if TYPE_CHECKING:
+    from .diagnostics import DiagnosticsPublisher
 
 log = logging.getLogger(__name__)
 
@@ -213,6 +216,8 @@ class ComodorServer(LanguageServer):
         """Whether the client declared ``experimental.comodorMemory`` (it shows its own
         announcements); otherwise learned rules are also announced with showMessage."""
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.diagnostics: DiagnosticsPublisher | None = None
+        """Pushes house-rule diagnostics for open documents (see ``lsp.diagnostics``)."""
         self.settings_in_flight: set[asyncio.Future[Any]] = set()
         """Configuration pulls not yet applied; commands wait for them (bounded) so a
         request sent after a settings change is answered under the new settings."""

@@ -16,6 +16,13 @@ generated from those schemas.
 from __future__ import annotations
 
 from .convert import Wire, json_type, lone_surrogate, structure, unstructure, view_of
+from .editor import (
+    DiagnosticObject,
+    DocumentDiagnostics,
+    FixObject,
+    RangeObject,
+    TextEditObject,
+)
 from .fields import SCHEMA, camel
 from .params import (
     AgentEditParams,
@@ -29,6 +36,7 @@ from .params import (
     LessonsParams,
     MessageParams,
     NoParams,
+    NotHereParams,
     PinParams,
     PlaybookParams,
     RulesParams,
@@ -71,12 +79,15 @@ __all__ = [
     "ComparisonObject",
     "ConsolidateResult",
     "DeniedParams",
+    "DiagnosticObject",
+    "DocumentDiagnostics",
     "DraftParams",
     "EndTaskParams",
     "EndTaskResult",
     "ExportRulesParams",
     "FeedbackParams",
     "FeedbackResult",
+    "FixObject",
     "HoldoutObject",
     "IdParams",
     "LessonObject",
@@ -86,12 +97,14 @@ __all__ = [
     "MergeObject",
     "MessageParams",
     "NoParams",
+    "NotHereParams",
     "OkResult",
     "PathResult",
     "PinParams",
     "PlaybookParams",
     "PlaybookResult",
     "ProgressResult",
+    "RangeObject",
     "RemovedResult",
     "RuleObject",
     "RuleResult",
@@ -102,6 +115,7 @@ __all__ = [
     "StatsResult",
     "TeachParams",
     "TeachRuleParams",
+    "TextEditObject",
     "ToolParams",
     "ToolResult",
     "UndoParams",

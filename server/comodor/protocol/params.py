@@ -8,10 +8,12 @@ limits once, and ``schemas/`` publishes the same limits.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import attrs
 
+from ..brain.errors import InvalidInput
 from ..brain.models import (
     LESSON_KINDS,
     MAX_MESSAGES,
@@ -22,7 +24,7 @@ from ..brain.models import (
     MAX_TOOL_CHARS,
     MESSAGE_ROLES,
 )
-from .fields import choice, integer, items, number, text
+from .fields import SCHEMA, choice, integer, items, number, text
 
 MAX_STOPPED_CHARS = 40
 
@@ -135,6 +137,30 @@ class AgentEditParams:
 @attrs.frozen
 class UndoParams:
     uris: list[str]
+
+
+PLACE_PATTERN = r"^[0-9a-f]{16}$"
+
+
+def _place(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    del instance, attribute
+    if not isinstance(value, str) or re.match(PLACE_PATTERN, value) is None:
+        raise InvalidInput(
+            "place", "must be 16 lowercase hexadecimal digits (a diagnostic's place)"
+        )
+
+
+@attrs.frozen
+class NotHereParams:
+    """``comodor.notHere``: the user says a rule does not apply at one place.
+
+    ``place`` comes from the diagnostic's ``data.place``: the first 16 hex digits of
+    the SHA-256 of the flagged line's text, stripped of surrounding whitespace.
+    """
+
+    id: int = attrs.field(**integer(minimum=0))
+    uri: str = attrs.field(**text(max_chars=4000))
+    place: str = attrs.field(validator=_place, metadata={SCHEMA: {"pattern": PLACE_PATTERN}})
 
 
 @attrs.frozen
