@@ -151,6 +151,9 @@ def install(wheels: list[Path], into: Path, target: str, python: str) -> None:
         "--disable-pip-version-check",
         "--no-deps",
         "--no-compile",
+        # The wheels were chosen for ``python`` (``download`` checked Requires-Python for
+        # it); pip would check them against the Python running the build instead.
+        "--ignore-requires-python",
         "--target",
         into,
         *pip_platform_args(target, python),

@@ -13,6 +13,7 @@ inside an interpolation field, no re-export.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterator
 
@@ -85,10 +86,16 @@ def module_uses(
     result: dict[str, bool] = {}
     for alias in aliases:
         members, _ = _module_members(source, alias, pattern)
-        result[alias] = any(
-            low <= at < high and not any(start <= at < end for start, end in spans)
-            for at, _, _ in members
-        )
+        # Members are in text order: look only at those inside ``within`` (a region of
+        # many segments asks once per segment, so scanning them all would be quadratic).
+        first = bisect.bisect_left(members, (low,))
+        result[alias] = False
+        for at, _, _ in members[first:]:
+            if at >= high:
+                break
+            if not any(start <= at < end for start, end in spans):
+                result[alias] = True
+                break
     return result
 
 

@@ -33,15 +33,19 @@ work those out on the whole text.
 
 from __future__ import annotations
 
+import bisect
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
 import attrs
 
 from . import imports
 from .model import Violation
 from .source import Source
+
+_Item = TypeVar("_Item")
 
 _WHOLE_FILE = frozenset({"python.import_style", "js.import_style"})
 
@@ -162,28 +166,33 @@ class DocumentChecker:
                 found[rule] = DETECTORS[rule](region, rule, value, wanted)
         # One segment per region: what was read together is read again together. The
         # starts inside it are where the next edit's region may begin.
-        return [
-            _Segment(
-                start=start + first,
-                count=(starts[i + 1] if i + 1 < len(starts) else len(region.lines)) - first,
-                source=region,
-                span=(
-                    region.line_starts[first],
-                    region.line_starts[starts[i + 1]]
-                    if i + 1 < len(starts)
-                    else len(region.text) + 1,
-                ),
-                found=_within(found, first, starts[i + 1] if i + 1 < len(starts) else None)
-                if len(starts) > 1
-                else found,
-                candidates=_within_candidates(
-                    candidates, first, starts[i + 1] if i + 1 < len(starts) else None
+        found_by = _by_segment(found, starts, lambda violation: violation)
+        candidates_by = _by_segment(candidates, starts, lambda pair: pair[0])
+        segments: list[_Segment] = []
+        for i, first in enumerate(starts):
+            following = starts[i + 1] if i + 1 < len(starts) else None
+            segments.append(
+                _Segment(
+                    start=start + first,
+                    count=(following if following is not None else len(region.lines)) - first,
+                    source=region,
+                    span=(
+                        region.line_starts[first],
+                        region.line_starts[following]
+                        if following is not None
+                        else len(region.text) + 1,
+                    ),
+                    found={
+                        rule: [_moved(v, -first) for v in parts[i]]
+                        for rule, parts in found_by.items()
+                    },
+                    candidates={
+                        rule: [(_moved(v, -first), alias) for v, alias in parts[i]]
+                        for rule, parts in candidates_by.items()
+                    },
                 )
-                if len(starts) > 1
-                else candidates,
             )
-            for i, first in enumerate(starts)
-        ]
+        return segments
 
     def _update(
         self, lines: tuple[str, ...], language: str | None, path: str, wanted: Mapping[str, str]
@@ -282,28 +291,19 @@ def _moved(violation: Violation, lines: int) -> Violation:
     )
 
 
-def _within(
-    found: dict[str, list[Violation]], first: int, stop: int | None
-) -> dict[str, list[Violation]]:
-    """The violations on lines ``[first, stop)``, renumbered from ``first``."""
-    return {
-        rule: [
-            _moved(v, -first)
-            for v in violations
-            if v.start[0] >= first and (stop is None or v.start[0] < stop)
-        ]
-        for rule, violations in found.items()
-    }
+def _by_segment(
+    found: Mapping[str, list[_Item]], starts: list[int], violation_of: Callable[[_Item], Violation]
+) -> dict[str, list[list[_Item]]]:
+    """Each rule's items split by the segment their first line falls in (one pass each).
 
-
-def _within_candidates(
-    candidates: dict[str, list[tuple[Violation, str]]], first: int, stop: int | None
-) -> dict[str, list[tuple[Violation, str]]]:
-    return {
-        rule: [
-            (_moved(v, -first), alias)
-            for v, alias in found
-            if v.start[0] >= first and (stop is None or v.start[0] < stop)
-        ]
-        for rule, found in candidates.items()
-    }
+    ``starts`` are the segments' first lines, ascending; a segment holds the lines up to
+    the next start. Bisecting keeps a region of many segments linear in its size.
+    """
+    split: dict[str, list[list[_Item]]] = {}
+    for rule, items in found.items():
+        parts: list[list[_Item]] = [[] for _ in starts]
+        for item in items:
+            index = bisect.bisect_right(starts, violation_of(item).start[0]) - 1
+            parts[max(index, 0)].append(item)
+        split[rule] = parts
+    return split
