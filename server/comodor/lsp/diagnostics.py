@@ -169,10 +169,19 @@ class DiagnosticsPublisher:
                 return cached
             self._again.discard(uri)
             text, language_id = document.source, document.language_id
+
+            def check(
+                text: str = text, language_id: str = language_id, version: int | None = version
+            ) -> Judged:
+                # Converting 500 places into LSP ranges is as much work as finding them:
+                # it happens here too, off the event loop.
+                report = app.document_diagnostics(uri, text, language_id)
+                lines = tuple(_LINE_BREAK.split(text))
+                converted = tuple(self._diagnostic(lines, item) for item in report.diagnostics)
+                return Judged(version, text, language_id, lines, report, converted)
+
             try:
-                report = await loop.run_in_executor(
-                    self.executor, app.document_diagnostics, uri, text, language_id
-                )
+                judged = await loop.run_in_executor(self.executor, check)
             except (RuntimeError, concurrent.futures.CancelledError):
                 return None  # shutting down
             except Exception:
@@ -183,9 +192,6 @@ class DiagnosticsPublisher:
                 return None
             if current.version != version:
                 continue  # typed past: judge the newer text
-            lines = tuple(_LINE_BREAK.split(text))
-            converted = tuple(self._diagnostic(lines, item) for item in report.diagnostics)
-            judged = Judged(version, text, language_id, lines, report, converted)
             self.judged[uri] = judged
             return judged
         return None
@@ -203,12 +209,14 @@ class DiagnosticsPublisher:
                 uri, judged.text, judged.language_id, fixes_for=lines, fix_all=fix_all
             )
 
+        def report_converted() -> tuple[DocumentDiagnostics, tuple[types.Diagnostic, ...]]:
+            fixed = report()
+            return fixed, tuple(self._diagnostic(judged.lines, item) for item in fixed.diagnostics)
+
         try:
-            fixed = await loop.run_in_executor(self.executor, report)
+            return await loop.run_in_executor(self.executor, report_converted)
         except (RuntimeError, concurrent.futures.CancelledError):
             return None
-        converted = tuple(self._diagnostic(judged.lines, item) for item in fixed.diagnostics)
-        return fixed, converted
 
     def _publish(self, uri: str, version: int | None, items: list[types.Diagnostic]) -> None:
         if items:
