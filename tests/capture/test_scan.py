@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import pytest
@@ -298,14 +297,11 @@ def test_empty_or_missing_project_scans_to_nothing(tmp_path: Path) -> None:
     assert missing.votes == () and missing.files_sampled == 0
 
 
-def test_three_hundred_file_sample_scans_well_under_a_second(tmp_path: Path) -> None:
+def test_a_large_project_is_read_from_a_sample_of_three_hundred_files(tmp_path: Path) -> None:
+    """Its cost is measured in ``bench.capture`` (the scan's CPU time), not here."""
     block = python_module(0) * 40
     for i in range(400):
         write(tmp_path, f"pkg{i % 20}/mod_{i}.py", block)
-    timings = []
-    for _ in range(3):  # CPU time, best of three: other processes on a shared machine add noise
-        started = time.process_time()
-        scan = scan_project(tmp_path)
-        timings.append(time.process_time() - started)
+    scan = scan_project(tmp_path)
     assert scan.files_sampled == 300
-    assert min(timings) < 0.6, timings
+    assert scan.votes  # the sample is enough to observe the project's conventions
