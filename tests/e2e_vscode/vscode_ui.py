@@ -70,15 +70,25 @@ class VSCodeUI:
         self.page.locator(QUICK_INPUT).wait_for(state="hidden", timeout=timeout_s * 1000)
 
     def open_file(self, name: str, timeout_s: float = 20) -> None:
-        """Ctrl+P, type the file name, Enter; wait until its tab is active."""
-        self.page.keyboard.press("Escape")
-        self.page.keyboard.press("Control+P")
-        box = self.page.locator(QUICK_INPUT_BOX)
-        box.wait_for(state="visible", timeout=timeout_s * 1000)
-        box.fill(name)
-        self.page.locator(QUICK_ROW, has_text=name).first.wait_for(
-            state="visible", timeout=timeout_s * 1000
-        )
+        """Ctrl+P, type the file name, Enter; wait until its tab is active.
+
+        Quick Open searches a file list it refreshes from file events: a file written
+        a moment ago may not be in it yet, so the search is asked again until it is.
+        """
+        deadline = time.monotonic() + timeout_s
+        while True:
+            self.page.keyboard.press("Escape")
+            self.page.keyboard.press("Control+P")
+            box = self.page.locator(QUICK_INPUT_BOX)
+            box.wait_for(state="visible", timeout=timeout_s * 1000)
+            box.fill(name)
+            row = self.page.locator(QUICK_ROW, has_text=name).first
+            try:
+                row.wait_for(state="visible", timeout=3000)
+                break
+            except PlaywrightTimeout:
+                if time.monotonic() > deadline:
+                    raise
         self.page.keyboard.press("Enter")
         self.page.locator(".tabs-container .tab.active", has_text=name).wait_for(
             timeout=timeout_s * 1000
