@@ -165,11 +165,10 @@ def _for_diagnostic(
                 )
             )
         actions.append(
-            types.CodeAction(
-                title="Not here: this rule does not apply at this place",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=[diagnostic],
-                command=types.Command(
+            _command_action(
+                "Not here: this rule does not apply at this place",
+                diagnostic,
+                types.Command(
                     title="Not here",
                     command="comodor.notHere",
                     arguments=[{"id": item.rule_id, "uri": uri, "place": item.place}],
@@ -177,11 +176,10 @@ def _for_diagnostic(
             )
         )
         actions.append(
-            types.CodeAction(
-                title="Forget this house rule",
-                kind=types.CodeActionKind.QuickFix,
-                diagnostics=[diagnostic],
-                command=types.Command(
+            _command_action(
+                "Forget this house rule",
+                diagnostic,
+                types.Command(
                     title="Forget this house rule",
                     command="comodor.forgetRule",
                     arguments=[{"id": item.rule_id}],
@@ -201,3 +199,12 @@ def register(server: ComodorServer) -> None:
         ),
     )(code_action)
     server.feature(types.CODE_ACTION_RESOLVE)(resolve)
+
+
+def _command_action(
+    title: str, diagnostic: types.Diagnostic, command: types.Command
+) -> types.CodeAction:
+    """A quick fix that runs one of Comodor's commands about ``diagnostic``'s rule."""
+    return types.CodeAction(
+        title=title, kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic], command=command
+    )
