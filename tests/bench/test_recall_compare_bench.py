@@ -38,12 +38,15 @@ def test_the_comparison_prints_one_table_with_ratios(
 
 
 def test_the_old_walk_and_the_new_index_agree_when_the_walk_is_not_cut(tmp_path: Path) -> None:
+    """The comparison's baseline ranks by the same formula, trigger weighting aside."""
     from bench.brain import build_brain
 
     path = tmp_path / "brain.db"
     build_brain(path, 400)
     lessons = recall_compare.rows_of(path)
-    old, new = recall_compare.old_index(lessons), recall_compare.new_index(lessons)
+    assert all(lesson.trigger_terms for lesson in lessons)
+    untold = [lesson._replace(trigger_terms=0) for lesson in lessons]  # every term alike
+    old, new = recall_compare.old_index(lessons), recall_compare.new_index(untold)
     from comodor_lsp.brain.text import terms
 
     from bench.corpus import Corpus

@@ -9,12 +9,14 @@ application id) and check that opening one changes not a byte of it.
 from __future__ import annotations
 
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.schema import APPLICATION_ID, MIGRATIONS
 from comodor_lsp.brain.store import BrainStore
+from comodor_lsp.brain.store.database import split_sql
 from comodor_lsp.brain.store.identity import ForeignBrain
 from comodor_lsp.paths import project_key
 
@@ -54,17 +56,26 @@ def test_a_new_brain_is_stamped_as_comodors(brain_path: Path) -> None:
 def test_a_brain_from_before_the_stamp_keeps_what_it_knew_and_is_stamped(
     brain_path: Path,
 ) -> None:
-    engine = LearningEngine.open(brain_path, "project:a")
-    lesson = engine.teach("deploying: run make release")
-    engine.close()
-    conn = sqlite3.connect(brain_path)  # as the previous release left it: no stamp yet
-    conn.execute("PRAGMA application_id = 0")
     stamp = next(n for n, step in enumerate(MIGRATIONS) if "application_id" in step)
+    brain_path.parent.mkdir(parents=True)
+    conn = sqlite3.connect(brain_path, isolation_level=None)  # as the previous release left it
+    for index in range(stamp):
+        for statement in split_sql(MIGRATIONS[index]):
+            conn.execute(statement)
     conn.execute(f"PRAGMA user_version = {stamp}")
+    conn.execute(
+        "INSERT INTO lessons (kind, scope, trigger, guidance, terms, confidence, created_at,"
+        " updated_at) VALUES ('fact', 'project:a', 'deploying', 'run make release',"
+        " 'deploy run make release', 0.8, ?, ?)",
+        (time.time(), time.time()),
+    )
+    assert conn.execute("PRAGMA application_id").fetchone()[0] == 0
     conn.close()
 
     again = LearningEngine.open(brain_path, "project:a")
-    assert [found.id for found in again.search("")] == [lesson.id]
+    [lesson] = again.search("")
+    assert (lesson.trigger, lesson.guidance) == ("deploying", "run make release")
+    assert [found.id for found in again.recall("deploying")] == [lesson.id]
     assert again.store._conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
     again.close()
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 import time
 from pathlib import Path
 
 import attrs
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.models import Lesson
+from comodor_lsp.brain.schema import MIGRATIONS
+from comodor_lsp.brain.store.database import split_sql
 from comodor_lsp.brain.text import terms
 from comodor_lsp.settings import LearningSettings
 
@@ -152,3 +155,66 @@ def test_a_new_half_life_reorders_nothing_but_changes_confidence(engine: Learnin
     assert [found.id for found in engine.recall("caching")] == [lesson.id]
     engine.configure(attrs.evolve(engine.settings, half_life_days=1.0))
     assert engine.recall("caching") == []  # decayed below min confidence
+
+
+def test_a_lesson_for_the_task_asked_outranks_one_that_only_mentions_its_words(
+    engine: LearningEngine,
+) -> None:
+    wanted = _add(engine, "running the billing tests", "use make check-billing")
+    # Newer, and holding every word of the request, but "run" in its guidance only.
+    other = _add(engine, "linting the billing tests", "run yarn lint first")
+    _add(engine, "writing release notes", "keep them under ten lines")
+    found = [lesson.id for lesson in engine.recall("running the billing tests")]
+    assert found == [wanted.id, other.id]
+    assert [lesson.id for lesson in engine.recall("yarn lint")] == [other.id]
+
+
+def test_pinned_lessons_for_the_task_asked_come_before_those_that_only_mention_it(
+    engine: LearningEngine,
+) -> None:
+    wanted = engine.teach("running the billing tests: use make check-billing")
+    other = engine.teach("linting the billing tests: run yarn lint first")
+    found = [lesson.id for lesson in engine.recall("running the billing tests")]
+    assert found == [wanted.id, other.id]
+
+
+def test_a_lesson_taught_without_a_trigger_is_recalled_by_its_own_words(
+    engine: LearningEngine,
+) -> None:
+    plain = engine.teach("Always use httpx for HTTP calls, never requests")
+    engine.teach("calling the payments api: retry twice on 502")
+    first, *_ = engine.recall("make HTTP calls with httpx")
+    assert first.id == plain.id
+
+
+def test_a_brain_from_before_trigger_weighting_weighs_its_lessons_triggers(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "brain.db"
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.create_function("comodor_terms", 1, lambda text: " ".join(terms(text)))
+    version = next(n for n, step in enumerate(MIGRATIONS) if "trigger_terms" in step)
+    for index in range(version):
+        for statement in split_sql(MIGRATIONS[index]):
+            conn.execute(statement)
+    conn.execute(f"PRAGMA user_version = {version}")
+    now = time.time()
+    for trigger, guidance in (
+        ("running the billing tests", "use make check-billing"),
+        ("linting the billing tests", "run yarn lint first"),
+    ):
+        conn.execute(
+            "INSERT INTO lessons (kind, scope, trigger, guidance, terms, confidence,"
+            " created_at, updated_at) VALUES ('heuristic', 'project:p', ?, ?, ?, 0.8, ?, ?)",
+            (trigger, guidance, " ".join(terms(f"{trigger}: {guidance}")), now, now),
+        )
+    conn.close()
+    engine = LearningEngine.open(path, "project:p")
+    try:
+        found = engine.recall("running the billing tests")
+        assert [lesson.trigger for lesson in found] == [
+            "running the billing tests",
+            "linting the billing tests",
+        ]
+    finally:
+        engine.close()

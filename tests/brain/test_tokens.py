@@ -10,7 +10,9 @@ import pytest
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.schema import MIGRATIONS
 from comodor_lsp.brain.store.database import split_sql
-from comodor_lsp.brain.text import terms, words
+from comodor_lsp.brain.text import terms, trigger_prefix, words
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 @pytest.mark.parametrize(
@@ -64,3 +66,17 @@ def test_a_brain_from_before_is_migrated_to_terms_in_any_script(tmp_path: Path) 
         assert [found.id for found in engine.recall("развёртывание")] == [lesson.id]
     finally:
         engine.close()
+
+
+_WORDS = st.text(alphabet=st.characters(categories=("L", "N", "Pc", "Pd", "Zs", "Po")), max_size=60)
+
+
+@settings(max_examples=300, deadline=None)
+@given(trigger=_WORDS, guidance=_WORDS)
+def test_a_lessons_stored_terms_start_with_all_of_its_triggers(trigger: str, guidance: str) -> None:
+    """Recall weighs trigger terms by counting the stored terms' leading trigger ones."""
+    stored = terms(f"{trigger}: {guidance}")
+    count = trigger_prefix(trigger, stored)
+    if count:
+        assert stored[:count] == terms(trigger)[:count]
+        assert count == min(len(terms(trigger)), len(stored))

@@ -19,8 +19,12 @@ Layout:
   mapped from a snapshot) are one CSR array; what changed since lives in a small
   *delta* (appended slots, their postings, document-frequency corrections) until
   it is compacted into a new base.
+* A lesson's trigger terms are indexed under their hash; the terms only its
+  guidance holds, under a second key of the same term (``HASHES.guidance``): two
+  posting lists per term, as search engines keep one per field.
 * Recall adds each query term's IDF weight into a dense score array at its
-  postings' slots; relevance is the share of the query's weight a lesson covers.
+  postings' slots (at :data:`GUIDANCE_WEIGHT` of it through the guidance key);
+  relevance is the share of the query's weight a lesson covers.
   Then the floors (:data:`MIN_RELEVANCE`, the minimum confidence, the scopes), the
   score ``relevance ** 4 × confidence ** 0.5`` (:data:`RELEVANCE_POWER`), and the
   top ``k`` by ``argpartition``.
@@ -54,8 +58,10 @@ from .index_layout import (
 from .index_rank import (
     CONFIDENCE_POWER,
     EXPANSION_SHARE,
+    GUIDANCE_WEIGHT,
     MIN_RELEVANCE,
     RELEVANCE_POWER,
+    QueryTerm,
     Ranking,
 )
 from .indexed import Hit, IndexedLesson
@@ -63,6 +69,7 @@ from .indexed import Hit, IndexedLesson
 __all__ = [
     "CONFIDENCE_POWER",
     "EXPANSION_SHARE",
+    "GUIDANCE_WEIGHT",
     "MIN_RELEVANCE",
     "RELEVANCE_POWER",
     "Hit",
@@ -232,7 +239,7 @@ class RecallIndex(Ranking):
     def upsert(self, lesson: IndexedLesson) -> None:
         """Add a lesson, or change what changed about it (usually only its key)."""
         self.mutations += 1
-        hashes = sorted({HASHES(term) for term in lesson.terms})
+        hashes = HASHES.of_lesson(lesson)
         slot = self._slot_of.get(lesson.id)
         code = self._scope_of(lesson.scope)
         log_trust = math.log2(max(lesson.trust, 1e-9))
@@ -352,12 +359,22 @@ class RecallIndex(Ranking):
     # -- queries ----------------------------------------------------------------- #
 
     def pinned(self, scopes: Sequence[str], query_terms: Sequence[str], limit: int) -> list[Hit]:
-        """Pinned lessons in scope: the ones the query touches first, then the newest."""
+        """Pinned lessons in scope: the ones the query touches most first, then the newest.
+
+        "Most" weighs a query term in a pinned lesson's guidance only at
+        :data:`GUIDANCE_WEIGHT`, as ranking does.
+        """
         allowed = {self._scope_code[s] for s in scopes if s in self._scope_code}
-        wanted = {index for index in self._lookup([HASHES(t) for t in query_terms]) if index >= 0}
+        found = self._lookup([key for term in query_terms for key in HASHES.both(term)])
+        in_trigger = {index for index in found[::2] if index >= 0}
+        in_guidance = {index for index in found[1::2] if index >= 0}
         ranked = sorted(
             (
-                (len(wanted & term_indexes), lesson_id)
+                (
+                    len(in_trigger & term_indexes)
+                    + GUIDANCE_WEIGHT * len(in_guidance & term_indexes),
+                    lesson_id,
+                )
                 for lesson_id, (code, term_indexes) in self._pinned.items()
                 if code in allowed
             ),
@@ -365,16 +382,31 @@ class RecallIndex(Ranking):
         )
         return [Hit(lesson_id, 1.0, 0.0, 1.0, pinned=True) for _, lesson_id in ranked[:limit]]
 
-    def _weights(self, query_terms: Sequence[str]) -> dict[int, float]:
-        weights: dict[int, float] = {}
-        hashes = [HASHES(term) for term in query_terms]
-        for index in self._lookup(hashes):
-            if index < 0 or index in weights:
+    def _query(self, query_terms: Sequence[str]) -> tuple[list[QueryTerm], float]:
+        """The query's terms with their keys' weights, and its whole weight (sum of IDFs).
+
+        A term's IDF counts every lesson holding it (trigger or guidance); lessons
+        holding it in their guidance only are reached through its guidance key, at
+        :data:`GUIDANCE_WEIGHT` of that IDF.
+        """
+        query: list[QueryTerm] = []
+        total = 0.0
+        distinct = list(dict.fromkeys(query_terms))
+        found = self._lookup([key for term in distinct for key in HASHES.both(term)])
+        for trigger_index, guidance_index in zip(found[::2], found[1::2], strict=True):
+            in_trigger = self.df(trigger_index) if trigger_index >= 0 else 0
+            in_guidance = self.df(guidance_index) if guidance_index >= 0 else 0
+            if in_trigger + in_guidance <= 0:
                 continue
-            frequency = self.df(index)
-            if frequency > 0:
-                weights[index] = self._idf(frequency)
-        return weights
+            idf = self._idf(in_trigger + in_guidance)
+            total += idf
+            keys: list[tuple[int, float]] = []
+            if in_trigger > 0:
+                keys.append((trigger_index, idf))
+            if in_guidance > 0:
+                keys.append((guidance_index, idf * GUIDANCE_WEIGHT))
+            query.append(QueryTerm(idf, tuple(keys)))
+        return query, total
 
     def search(
         self,
@@ -396,19 +428,19 @@ class RecallIndex(Ranking):
         """
         if limit <= 0:
             return []
-        weights = self._weights(query_terms)
-        if not weights and not expansion:
+        query, total = self._query(query_terms)
+        if not query and not expansion:
             return []
         allowed = [self._scope_code[s] for s in scopes if s in self._scope_code]
         floor = math.log2(min_confidence) if min_confidence > 0 else -math.inf
         now_term = now / self._half_life_s
         hits: list[Hit] = []
-        if weights:
-            slots, relevance, log_conf = self._exact(weights, allowed, floor, now_term, limit)
+        if query:
+            slots, relevance, log_conf = self._exact(query, total, allowed, floor, now_term, limit)
             hits = self._top(slots, relevance, log_conf, limit, expanded=False)
         if expansion and len(hits) < limit:
             hits.extend(
-                self._expanded(weights, expansion, allowed, floor, now_term, limit - len(hits))
+                self._expanded(query, total, expansion, allowed, floor, now_term, limit - len(hits))
             )
         return hits
 
@@ -421,9 +453,10 @@ class RecallIndex(Ranking):
         path looks at the closest candidates, not the first few a text search ranks.
         Pinned lessons are compared directly (there are few).
         """
-        hashes = sorted({HASHES(term) for term in query_terms})
-        indexes = [index for index in self._lookup(hashes) if index >= 0]
-        size = len(hashes)
+        distinct = set(query_terms)
+        keys = sorted({key for term in distinct for key in HASHES.both(term)})
+        indexes = [index for index in self._lookup(keys) if index >= 0]
+        size = len(distinct)
         if not size:
             return []
         allowed = {self._scope_code[s] for s in scopes if s in self._scope_code}

@@ -34,7 +34,7 @@ import numpy as np
 from .index import Snapshot
 
 MAGIC = b"COMODOR-RECALL\x00\x01"
-FORMAT = 1
+FORMAT = 2
 """Bump when the layout or the meaning of any array changes: old files are then rebuilt."""
 _ALIGN = 64
 DTYPES: dict[str, np.dtype[Any]] = {

@@ -35,8 +35,17 @@ def term_hash(term: str) -> int:
     return int.from_bytes(hashlib.blake2b(term.encode(), digest_size=8).digest(), "little")
 
 
+_GUIDANCE = "\x00guidance\x00"
+"""Prefix of a term that a lesson holds in its guidance only: a key of its own."""
+
+
 class _Hashes:
-    """Term -> hash, remembered: a brain has thousands of distinct terms, not millions."""
+    """Term -> hash, remembered: a brain has thousands of distinct terms, not millions.
+
+    A term has two keys: one for lessons whose trigger holds it, one for lessons
+    that hold it in their guidance only (two posting lists, as search engines keep
+    one per field), so a query weighs the two apart without a second array.
+    """
 
     def __init__(self) -> None:
         self._known: dict[str, int] = {}
@@ -48,6 +57,21 @@ class _Hashes:
             if len(self._known) > 200_000:
                 self._known.clear()
         return found
+
+    def guidance(self, term: str) -> int:
+        """The key of ``term`` in lessons that hold it in their guidance only."""
+        return self(_GUIDANCE + term)
+
+    def both(self, term: str) -> tuple[int, int]:
+        return self(term), self.guidance(term)
+
+    def of_lesson(self, lesson: IndexedLesson) -> list[int]:
+        """The lesson's keys, sorted and distinct: trigger terms plain, the rest as guidance."""
+        keys = {
+            self(term) if lesson.trigger_term(position) else self.guidance(term)
+            for position, term in enumerate(lesson.terms)
+        }
+        return sorted(keys)
 
 
 HASHES = _Hashes()
@@ -67,7 +91,7 @@ class Snapshot:
     scope: IntArray
     flags: npt.NDArray[np.uint8]
     vocab: HashArray
-    """Sorted term hashes; a term's index is its position here."""
+    """Sorted term keys (a term's hash, or its guidance key); a key's index is its position."""
     offsets: Int64Array
     """``postings[offsets[t]:offsets[t + 1]]`` are the ranked slots holding term ``t``."""
     postings: IntArray
@@ -311,7 +335,7 @@ def _append(
     lengths: list[int],
     hashes: list[int],
 ) -> None:
-    unique = sorted({HASHES(term) for term in lesson.terms})
+    unique = HASHES.of_lesson(lesson)
     ids.append(lesson.id)
     log_trust.append(math.log2(max(lesson.trust, 1e-9)))
     anchors.append(lesson.anchor)

@@ -23,6 +23,12 @@ class IndexedLesson(NamedTuple):
     anchor: float
     """Epoch seconds from which decay runs (the last success, or creation)."""
     pinned: bool = False
+    trigger_terms: int = 0
+    """How many of ``terms``, from the first, are the trigger's; 0: not told (all alike)."""
+
+    def trigger_term(self, position: int) -> bool:
+        """Whether ``terms[position]`` is weighed as a trigger term (see ``GUIDANCE_WEIGHT``)."""
+        return self.trigger_terms <= 0 or position < self.trigger_terms
 
 
 @attrs.frozen
@@ -40,7 +46,7 @@ class Hit:
 
 def indexed(row: Sequence[Any]) -> IndexedLesson:
     """An index row of the store (``LessonRows.index_rows``) as the index takes it."""
-    lesson_id, scope, term_text, confidence, wins, losses, created, last_success, pinned = row
+    lesson_id, scope, term_text, confidence, wins, losses, created, last_success, pinned = row[:9]
     trust = (confidence * 2.0 + wins) / (2.0 + wins + losses)
     return IndexedLesson(
         lesson_id,
@@ -49,4 +55,5 @@ def indexed(row: Sequence[Any]) -> IndexedLesson:
         trust,
         max(created, last_success),
         bool(pinned),
+        int(row[9] or 0) if len(row) > 9 else 0,
     )

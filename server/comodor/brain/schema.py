@@ -10,8 +10,8 @@ column (the lesson's terms in any script, computed in Python by
 :func:`comodor.brain.text.terms`; the tokenizer only splits them apart), kept in
 sync by triggers. The update trigger fires only when the terms change: credit
 updates (``wins = wins + 1``) happen on every task and must not rewrite the
-full-text index each time. Migrations may call ``comodor_terms(text)``, which the
-store registers on its connection.
+full-text index each time. Migrations may call ``comodor_terms(text)`` and
+``comodor_trigger_prefix(trigger, terms)``, which the store registers on its connection.
 
 ``lesson_log`` records which lessons changed, so every process holding an
 in-memory recall index (language server, MCP server) can catch up with writes
@@ -281,6 +281,12 @@ MIGRATIONS: tuple[str, ...] = (
         tasks INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (scope, query_term, lesson_term)
     ) WITHOUT ROWID;
+    """,
+    # 8: how many of a lesson's terms (the first ones) are its trigger's, so recall can
+    # weigh a word of the trigger above the same word in the guidance (brain/index.py).
+    """
+    ALTER TABLE lessons ADD COLUMN trigger_terms INTEGER NOT NULL DEFAULT 0;
+    UPDATE lessons SET trigger_terms = comodor_trigger_prefix(trigger, terms);
     """,
 )
 

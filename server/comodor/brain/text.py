@@ -16,11 +16,19 @@ word is on.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from .tokens import words
 
-__all__ = ["negations", "overlap", "same_meaning", "stem", "terms", "words"]
+__all__ = [
+    "negations",
+    "overlap",
+    "same_meaning",
+    "stem",
+    "terms",
+    "trigger_prefix",
+    "words",
+]
 
 STOP_WORDS = frozenset(
     [
@@ -216,6 +224,34 @@ def terms(text: str) -> list[str]:
         if len(seen) >= MAX_TERMS:
             break
     return list(seen)
+
+
+_UNSPECIFIC_TRIGGER = frozenset(terms("generally in general always everywhere anything everything"))
+"""Terms of a trigger that says nothing about when (taught lessons without one say
+"generally")."""
+
+
+def trigger_prefix(trigger: str, lesson_terms: Sequence[str]) -> int:
+    """How many of a lesson's terms, from the first, are its trigger's.
+
+    Recall weighs a query word found in a lesson's trigger ("running the billing
+    tests") above the same word found only in its guidance ("use ``npm run``"): the
+    trigger says when the lesson applies, the guidance what to do then. A lesson's
+    terms are those of ``trigger: guidance`` in first-seen order, so the trigger's
+    come first and this count is all the store keeps (``lessons.trigger_terms``).
+    Counted against the stored terms, not assumed, so it is right however they
+    were computed. 0 means "weigh every term alike": no trigger, or an unspecific
+    one.
+    """
+    head = set(terms(trigger))
+    if head <= _UNSPECIFIC_TRIGGER:
+        return 0  # "generally: …" says nothing about when: every term is the lesson's own
+    count = 0
+    for term in lesson_terms:
+        if term not in head:
+            break
+        count += 1
+    return count
 
 
 _FLAG_NEGATION = re.compile(r"(?i)(?:--?no-|\bno:)")

@@ -165,6 +165,11 @@ TEAM_MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE rule_votes ADD CONSTRAINT rule_votes_one_per_user_origin
         UNIQUE (rule_id, voter, origin, value);
     """,
+    # 3: the count of a lesson's leading trigger terms (as SQLite's 8). Rows written
+    # before it say 0, "not told": recall then weighs all their terms alike.
+    """
+    ALTER TABLE lessons ADD COLUMN trigger_terms INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 TEAM_SCHEMA_VERSION = len(TEAM_MIGRATIONS)

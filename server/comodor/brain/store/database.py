@@ -39,7 +39,7 @@ from urllib.parse import quote
 from ..errors import BrainError, BrainUnavailable
 from ..identity import current_user
 from ..schema import MIGRATIONS, SCHEMA_VERSION
-from ..text import terms
+from ..text import terms, trigger_prefix
 from .base import StoreBase
 from .identity import Identity, classify, identify
 from .salvage import describe, salvage
@@ -71,6 +71,11 @@ def unavailable(path: Path, error: BaseException) -> BrainUnavailable:
 def _index_terms(text: object) -> str:
     """``comodor_terms(text)`` for migrations: a lesson's terms, as ``lessons.terms`` holds them."""
     return " ".join(terms(str(text or "")))
+
+
+def _trigger_prefix(trigger: object, stored: object) -> int:
+    """``comodor_trigger_prefix(trigger, terms)`` for migrations: see ``text.trigger_prefix``."""
+    return trigger_prefix(str(trigger or ""), str(stored or "").split())
 
 
 def split_sql(script: str) -> list[str]:
@@ -229,6 +234,7 @@ class Database(StoreBase):
 
     def _prepare(self, conn: sqlite3.Connection, identity: Identity | None = None) -> None:
         conn.create_function("comodor_terms", 1, _index_terms, deterministic=True)
+        conn.create_function("comodor_trigger_prefix", 2, _trigger_prefix, deterministic=True)
         if identity is None:  # no read-only look was possible: judge before the first write
             try:
                 classify(conn, self.path)

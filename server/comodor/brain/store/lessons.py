@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from ..models import Lesson, Skill
+from ..text import trigger_prefix
 from .base import StoreBase, in_marks
 from .interface import LogPosition
 from .rows import (
@@ -92,10 +93,14 @@ class LessonRows(StoreBase):
         return [(lesson_from_row(row[:-1]), str(row[-1])) for row in rows]
 
     def index_rows(self, lesson_ids: Sequence[int] | None = None) -> list[tuple[Any, ...]]:
-        """Rows the recall index is built from: id, scope, terms, trust inputs, pinned."""
+        """Rows the recall index is built from (``brain.indexed.indexed`` reads them).
+
+        id, scope, terms, trust inputs, pinned, and how many of the terms are the
+        trigger's.
+        """
         sql = (
-            "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success, pinned"
-            " FROM lessons"
+            "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success, pinned,"
+            " trigger_terms FROM lessons"
         )
         if lesson_ids is None:
             return self._read(sql)
@@ -108,7 +113,7 @@ class LessonRows(StoreBase):
         while True:
             rows = self._read(
                 "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success,"
-                " pinned FROM lessons WHERE id > ? ORDER BY id LIMIT ?",
+                " pinned, trigger_terms FROM lessons WHERE id > ? ORDER BY id LIMIT ?",
                 (last, batch),
             )
             yield from rows
@@ -141,9 +146,16 @@ class LessonRows(StoreBase):
     def update_lesson_text(self, lesson_id: int, trigger: str, guidance: str, terms: str) -> None:
         with self._write() as tx:
             tx.execute(
-                "UPDATE lessons SET trigger = ?, guidance = ?, terms = ?, updated_at = ?"
-                " WHERE id = ?",
-                (trigger, guidance, terms, time.time(), lesson_id),
+                "UPDATE lessons SET trigger = ?, guidance = ?, terms = ?, trigger_terms = ?,"
+                " updated_at = ? WHERE id = ?",
+                (
+                    trigger,
+                    guidance,
+                    terms,
+                    trigger_prefix(trigger, terms.split()),
+                    time.time(),
+                    lesson_id,
+                ),
             )
 
     def lesson_terms(self, scopes: Sequence[str]) -> dict[int, tuple[str, ...]]:

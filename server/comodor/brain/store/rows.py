@@ -14,6 +14,7 @@ from typing import Any
 import attrs
 
 from ..models import Episode, Lesson
+from ..text import trigger_prefix
 
 
 @attrs.frozen
@@ -73,9 +74,9 @@ EPISODE_COLUMNS = (
     "started_at, ended_at, holdout"
 )
 INSERT_LESSON = (
-    "INSERT INTO lessons (kind, scope, trigger, guidance, terms, confidence, pinned, source,"
-    " uses, wins, losses, created_at, updated_at, last_used, last_success)"
-    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO lessons (kind, scope, trigger, guidance, terms, trigger_terms, confidence,"
+    " pinned, source, uses, wins, losses, created_at, updated_at, last_used, last_success)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -86,6 +87,7 @@ def lesson_to_row(lesson: Lesson, terms: str) -> tuple[Any, ...]:
         lesson.trigger,
         lesson.guidance,
         terms,
+        trigger_prefix(lesson.trigger, terms.split()),
         lesson.confidence,
         int(lesson.pinned),
         lesson.source,

@@ -26,6 +26,7 @@ import attrs
 
 from ..models import Lesson, Skill
 from ..text import terms as text_terms
+from ..text import trigger_prefix
 from .outbox import Entry, pending_id
 from .rows import RuleRow, VoteRow
 
@@ -48,6 +49,7 @@ def index_row(lesson: Lesson, terms: str) -> tuple[Any, ...]:
         lesson.created_at,
         lesson.last_success,
         int(lesson.pinned),
+        trigger_prefix(lesson.trigger, terms.split()),
     )
 
 
