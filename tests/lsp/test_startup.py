@@ -16,6 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.rpc import RawServer
 
 LATER = (
@@ -132,3 +134,14 @@ def test_building_the_server_loads_no_capture_checkers_nor_optional_parts() -> N
     )
     assert "pygls.lsp.server" in loaded
     assert [name for name in (*LATER, *NOT_USED_BY_THIS_SESSION) if name in loaded] == []
+
+
+def test_the_server_caps_malloc_arenas_unless_the_user_chose_a_value(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from comodor_lsp.lsp.allocator import limit_malloc_arenas
+
+    monkeypatch.setenv("MALLOC_ARENA_MAX", "8")
+    assert limit_malloc_arenas() is False
+    monkeypatch.delenv("MALLOC_ARENA_MAX")
+    assert limit_malloc_arenas() is sys.platform.startswith("linux")
