@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,10 @@ def test_initialize_is_answered_before_capture_checkers_and_optional_parts_load(
             )
             assert "error" not in hover
             assert "result" in server.command("comodor.playbook", {"query": "return a string"})
+            deadline = time.monotonic() + 20
+            while server.command("comodor.stats", {})["result"]["watching"] == "off":
+                assert time.monotonic() < deadline, "capture never started"
+                time.sleep(0.05)
         finally:
             server.close()
     text = log.read_text(errors="replace")
