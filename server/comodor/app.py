@@ -20,6 +20,7 @@ from __future__ import annotations
 import concurrent.futures
 import logging
 import tempfile
+import threading
 import uuid
 from collections.abc import Callable
 from pathlib import Path
@@ -29,19 +30,13 @@ from urllib.parse import unquote, urlparse
 import attrs
 
 from . import config, protocol, team_brain
-from .brain.atomic import UnsafeWrite, write_atomic
 from .brain.engine import LearningEngine
 from .brain.errors import BrainUnavailable, InvalidInput
 from .brain.events import Event
-from .brain.freshness import ChangeWatcher
-from .brain.lessons_md import lessons_markdown
 from .brain.store.relocate import adopt_previous_brain
 from .brain.worker import BrainWorker
 from .capture.languages import language_of
 from .capture.own_writes import OwnWrites
-from .capture.tracker import CaptureTracker
-from .capture.violations import DocumentChecker
-from .diagnose import document_report, exception_key
 from .paths import (
     default_brain_path,
     in_git_folder,
@@ -53,7 +48,10 @@ from .paths import (
 from .settings import Settings
 
 if TYPE_CHECKING:
+    from .brain.freshness import ChangeWatcher
     from .capture.service import Capture
+    from .capture.tracker import CaptureTracker
+    from .capture.violations import DocumentChecker
     from .reflect.service import ReflectionService
     from .sync import LiveSync
     from .team import TeamImport
@@ -102,16 +100,8 @@ class ComodorApp:
             self.engine.notices.append(adopted)
         self.own_writes = OwnWrites(self.engine.store, post=self.worker.post)
         """Files Comodor writes (sync, export): noted before each write, never agent writes."""
-        self.tracker: CaptureTracker | None = None
-        if self.workspace is not None:
-            self.tracker = CaptureTracker(
-                self.engine,
-                self.workspace,
-                max_file_bytes=self.settings.watch.max_file_bytes,
-                post=self.worker.post,
-                own_writes=self.own_writes,
-                own_folders=(self.engine.blobs.root,),
-            )
+        self._tracker: CaptureTracker | None = None
+        self._tracker_lock = threading.Lock()
         self.reflection: ReflectionService | None = None
         self.capture: Capture | None = None
         self.live_sync: LiveSync | None = None
@@ -122,6 +112,29 @@ class ComodorApp:
         self._document_queries: dict[str, str] = {}
         """uri -> the query whose recall was prefetched while that document was edited"""
         self._apply_reflection()
+
+    @property
+    def tracker(self) -> CaptureTracker | None:
+        """What capture knows about the workspace's files (None without a workspace).
+
+        Built at first use, not when the app is: its module brings the whole
+        convention analysis, which an editor waiting for ``initialize`` does not need.
+        """
+        if self.workspace is None:
+            return None
+        with self._tracker_lock:
+            if self._tracker is None:
+                from .capture.tracker import CaptureTracker
+
+                self._tracker = CaptureTracker(
+                    self.engine,
+                    self.workspace,
+                    max_file_bytes=self.settings.watch.max_file_bytes,
+                    post=self.worker.post,
+                    own_writes=self.own_writes,
+                    own_folders=(self.engine.blobs.root,),
+                )
+            return self._tracker
 
     def _open_engine(self, session: str, temporary_fallback: bool) -> LearningEngine:
         """Open the brain; a long-running host may fall back to a temporary one.
@@ -170,8 +183,8 @@ class ComodorApp:
         )
         self.engine.configure(self.settings.learning)
         self._apply_reflection()
-        if self.tracker is not None:
-            self.tracker.max_file_bytes = self.settings.watch.max_file_bytes
+        if self._tracker is not None:  # one not built yet reads the settings when it is
+            self._tracker.max_file_bytes = self.settings.watch.max_file_bytes
         if self.live_sync is not None:
             self.live_sync.poke()  # sync.targets may have changed
 
@@ -334,6 +347,9 @@ class ComodorApp:
         With ``fixes_for`` (first, last line) the places on those lines carry their
         fix; with ``fix_all`` the report has the fix for the whole document.
         """
+        from .capture.violations import DocumentChecker
+        from .diagnose import document_report
+
         language = language_of_document(uri, language_id)
         return document_report(
             self.engine.active_rules(language),
@@ -348,6 +364,8 @@ class ComodorApp:
 
     def rule_exception(self, rule_id: int, uri: str, place: str) -> protocol.RuleObject:
         """Say "not here": the rule does not apply at this place of the document."""
+        from .diagnose import exception_key
+
         path = self.relative_document_path(uri)
         if path is None:
             raise InvalidInput("uri", f"{uri[:200]!r} is not a document of this workspace")
@@ -367,6 +385,8 @@ class ComodorApp:
         ``.git``; it is written atomically and through nothing a repository could
         have planted (see :mod:`comodor.brain.atomic`).
         """
+        from .brain.atomic import UnsafeWrite, write_atomic
+
         target = self.workspace_path(raw, field)
         assert self.workspace is not None  # workspace_path guarantees one
         if target.suffix.lower() not in (".md", ".markdown"):
@@ -391,6 +411,8 @@ class ComodorApp:
 
     def lessons_markdown(self, limit: int = 200) -> str:
         """The project's lessons as Markdown (newest ``limit``, pinned first)."""
+        from .brain.lessons_md import lessons_markdown
+
         lessons = self.engine.search("", limit)
         return lessons_markdown(
             lessons, self.engine.settings.half_life_days, project=self.project_scope
@@ -417,6 +439,8 @@ class ComodorApp:
     def watch_other_processes(self) -> None:
         """Follow changes other processes make to the brain (hover, views, stats)."""
         if self._freshness is None:
+            from .brain.freshness import ChangeWatcher
+
             engine = self.engine
             self._freshness = ChangeWatcher(
                 self.engine.store.path,

@@ -30,7 +30,10 @@ def _serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("pygls").setLevel(logging.WARNING)
+    from .lsp.allocator import limit_malloc_arenas
     from .lsp.main import create_server
+
+    limit_malloc_arenas()  # before create_server starts the brain worker's threads
 
     return create_server().start_io()
 

@@ -18,9 +18,6 @@ import attrs
 from . import protocol as p
 from .brain.errors import InvalidInput
 from .brain.models import Message
-from .capture.taught import statement_dimension
-from .mcp_tools import call_tool
-from .protocol.progress import progress_result
 
 if TYPE_CHECKING:
     from .app import ComodorApp
@@ -46,6 +43,8 @@ def _teach(app: ComodorApp, params: p.TeachParams) -> p.LessonResult:
 
 
 def _teach_rule(app: ComodorApp, params: p.TeachRuleParams) -> p.RuleResult:
+    from .capture.taught import statement_dimension
+
     # "Use single quotes for strings." is quotes.style = single: checked like a learned rule
     dimension = statement_dimension(params.statement)
     return p.RuleResult(app.wire.rule(app.engine.teach_rule(params.statement, dimension)))
@@ -156,6 +155,8 @@ def _export_rules(app: ComodorApp, params: p.ExportRulesParams) -> p.PathResult:
 
 
 def _progress(app: ComodorApp, params: p.NoParams) -> p.ProgressResult:
+    from .protocol.progress import progress_result
+
     del params
     return progress_result(app.engine.progress())
 
@@ -167,6 +168,8 @@ def _stats(app: ComodorApp, params: p.NoParams) -> p.StatsResult:
 
 def _tool(app: ComodorApp, params: p.ToolParams) -> p.ToolResult:
     """An agent tool of the MCP table, run through whichever door the agent uses."""
+    from .mcp_tools import call_tool
+
     outcome = call_tool(app, params.name, params.arguments)
     return p.ToolResult(is_error=not outcome.ok, text=outcome.text, data=outcome.data)
 

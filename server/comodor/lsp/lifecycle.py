@@ -85,6 +85,9 @@ async def initialized(ls: ComodorServer, params: types.InitializedParams) -> Non
     app.watch_other_processes()
     if app.workspace is not None:
         ls.brain.post(lambda: read_team_rules(ls, app), "read the team's rules")
+        # The tracker is built at first use and its modules take tens of ms to load:
+        # load them on a thread, not on the event loop that answers the editor.
+        await asyncio.to_thread(lambda: app.tracker)
         app.start_capture(on_notice=ls.tell_user)
         app.start_live_sync()
 

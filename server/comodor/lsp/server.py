@@ -23,7 +23,6 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 
 from .. import SERVER_NAME, __version__, config
-from ..app import ComodorApp
 from ..brain.events import Event, MemoryEvent, Notice
 from ..brain.worker import BrainWorker
 from ..protocol import camel
@@ -33,6 +32,7 @@ CONFIGURATION_PATIENCE_S = 6.0
 """How long a command waits for a settings change to be applied (a pull times out at 5 s)."""
 
 if TYPE_CHECKING:
+    from ..app import ComodorApp
     from .diagnostics import DiagnosticsPublisher
 
 log = logging.getLogger(__name__)
