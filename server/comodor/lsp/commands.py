@@ -10,6 +10,7 @@ editor shows; nothing is half-written because the app validates before it writes
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 from typing import Any
 
@@ -17,7 +18,7 @@ from pygls.exceptions import JsonRpcInvalidParams, JsonRpcServerError
 
 from ..brain.errors import BrainError, InvalidInput
 from ..commands import COMMANDS
-from .server import ComodorServer
+from .server import ComodorServer, JsonReady
 
 log = logging.getLogger(__name__)
 
@@ -34,11 +35,12 @@ async def execute(ls: ComodorServer, name: str, args: tuple[Any, ...]) -> Any:
     app = ls.require_app()
     await ls.settings_applied()
     try:
-        return await asyncio.wrap_future(app.call(name, argument))
+        result = await asyncio.wrap_future(app.call(name, argument))
     except InvalidInput as error:
         raise JsonRpcInvalidParams(str(error), data={"field": error.field}) from None
     except BrainError as error:
         raise JsonRpcServerError(str(error), code=BRAIN_ERROR) from None  # type: ignore[no-untyped-call]
+    return JsonReady(result) if isinstance(result, dict) else result
 
 
 def _handler(name: str) -> Any:
@@ -46,6 +48,11 @@ def _handler(name: str) -> Any:
         return await execute(ls, name, args)
 
     run.__name__ = name.replace(".", "_")
+    # pygls reads a command handler's type hints and signature on every call; with
+    # string annotations (``from __future__ import annotations``) that evaluated each
+    # one anew, per request. Resolved once, here.
+    run.__annotations__ = {"ls": ComodorServer, "args": Any, "return": Any}
+    run.__signature__ = inspect.signature(run)  # type: ignore[attr-defined]
     return run
 
 

@@ -20,7 +20,7 @@ from cattrs import Converter
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcServerNotInitialized
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import LanguageServerProtocol, default_converter
 
 from .. import SERVER_NAME, __version__, config
 from ..brain.events import Event, MemoryEvent, Notice
@@ -192,6 +192,21 @@ def _wire_path(path: str) -> str:
     return re.sub(r"[A-Za-z_][A-Za-z0-9_]*", lambda name: camel(name.group().rstrip("_")), path)
 
 
+class JsonReady(dict[str, Any]):
+    """A command's result that is JSON already (``protocol.unstructure`` made it).
+
+    pygls unstructures a response's ``result`` (typed ``Any``) by walking every
+    value again; for a playbook (six lessons, its rules, its text) that walk cost
+    more than recall itself. The converter passes these through as they are.
+    """
+
+
+def _converter() -> Converter:
+    converter: Converter = default_converter()  # type: ignore[no-untyped-call]
+    converter.register_unstructure_hook(JsonReady, lambda ready: ready)
+    return converter
+
+
 class ComodorServer(LanguageServer):
     """pygls server plus the state Comodor's handlers share."""
 
@@ -203,6 +218,7 @@ class ComodorServer(LanguageServer):
             __version__,
             text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=ComodorProtocol,
+            converter_factory=_converter,
         )
         self.app: ComodorApp | None = None
         self.brain = BrainWorker()
