@@ -178,12 +178,15 @@ def test_pinned_lessons_for_the_task_asked_come_before_those_that_only_mention_i
     assert found == [wanted.id, other.id]
 
 
-def test_a_lesson_taught_without_a_trigger_is_recalled_by_its_own_words(
+def test_a_lesson_without_a_real_trigger_is_recalled_by_its_own_words_at_full_weight(
     engine: LearningEngine,
 ) -> None:
-    plain = engine.teach("Always use httpx for HTTP calls, never requests")
-    engine.teach("calling the payments api: retry twice on 502")
-    first, *_ = engine.recall("make HTTP calls with httpx")
+    # "generally" is what teach() puts before a lesson given without "trigger:".
+    plain = _add(engine, "generally", "use httpx for http calls")
+    # Newer, and "http calls" is its trigger: it would win if the plain lesson's
+    # words counted as guidance only.
+    _add(engine, "making http calls", "use the retrying client")
+    first, *_ = engine.recall("httpx http calls")
     assert first.id == plain.id
 
 

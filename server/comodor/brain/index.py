@@ -383,30 +383,9 @@ class RecallIndex(Ranking):
         return [Hit(lesson_id, 1.0, 0.0, 1.0, pinned=True) for _, lesson_id in ranked[:limit]]
 
     def _query(self, query_terms: Sequence[str]) -> tuple[list[QueryTerm], float]:
-        """The query's terms with their keys' weights, and its whole weight (sum of IDFs).
-
-        A term's IDF counts every lesson holding it (trigger or guidance); lessons
-        holding it in their guidance only are reached through its guidance key, at
-        :data:`GUIDANCE_WEIGHT` of that IDF.
-        """
-        query: list[QueryTerm] = []
-        total = 0.0
-        distinct = list(dict.fromkeys(query_terms))
-        found = self._lookup([key for term in distinct for key in HASHES.both(term)])
-        for trigger_index, guidance_index in zip(found[::2], found[1::2], strict=True):
-            in_trigger = self.df(trigger_index) if trigger_index >= 0 else 0
-            in_guidance = self.df(guidance_index) if guidance_index >= 0 else 0
-            if in_trigger + in_guidance <= 0:
-                continue
-            idf = self._idf(in_trigger + in_guidance)
-            total += idf
-            keys: list[tuple[int, float]] = []
-            if in_trigger > 0:
-                keys.append((trigger_index, idf))
-            if in_guidance > 0:
-                keys.append((guidance_index, idf * GUIDANCE_WEIGHT))
-            query.append(QueryTerm(idf, tuple(keys)))
-        return query, total
+        """The query's terms with their keys' weights, and its whole weight (sum of IDFs)."""
+        query = self._keyed([(term, 1.0) for term in dict.fromkeys(query_terms)])
+        return query, sum(term.idf for term in query)
 
     def search(
         self,

@@ -330,19 +330,36 @@ class Ranking:
         self, expansion: Sequence[tuple[str, float]], real: dict[int, float]
     ) -> dict[int, float]:
         weights: dict[int, float] = {}
-        found = self._lookup([key for term, _ in expansion for key in HASHES.both(term)])
-        for (_, strength), trigger_index, guidance_index in zip(
-            expansion, found[::2], found[1::2], strict=True
-        ):
-            pair = (trigger_index, guidance_index)
-            frequency = sum(self.df(index) for index in pair if index >= 0)
-            if frequency <= 0:
-                continue
-            weight = self._idf(frequency) * strength
-            for index, share in ((trigger_index, 1.0), (guidance_index, GUIDANCE_WEIGHT)):
-                if index >= 0 and index not in real and self.df(index) > 0:
-                    weights[index] = max(weights.get(index, 0.0), weight * share)
+        for term in self._keyed(expansion):
+            for index, weight in term.keys:
+                if index not in real:
+                    weights[index] = max(weights.get(index, 0.0), weight)
         return weights
+
+    def _keyed(self, weighted_terms: Sequence[tuple[str, float]]) -> list[QueryTerm]:
+        """Each term the index knows (scaled by its factor), with its keys' weights.
+
+        A term's IDF counts every lesson holding it (trigger or guidance); lessons
+        holding it in their guidance only are reached through its guidance key, at
+        :data:`GUIDANCE_WEIGHT` of that IDF.
+        """
+        found = self._lookup([key for term, _ in weighted_terms for key in HASHES.both(term)])
+        keyed: list[QueryTerm] = []
+        for (_, factor), trigger_index, guidance_index in zip(
+            weighted_terms, found[::2], found[1::2], strict=True
+        ):
+            in_trigger = self.df(trigger_index) if trigger_index >= 0 else 0
+            in_guidance = self.df(guidance_index) if guidance_index >= 0 else 0
+            if in_trigger + in_guidance <= 0:
+                continue
+            idf = self._idf(in_trigger + in_guidance) * factor
+            keys: list[tuple[int, float]] = []
+            if in_trigger > 0:
+                keys.append((trigger_index, idf))
+            if in_guidance > 0:
+                keys.append((guidance_index, idf * GUIDANCE_WEIGHT))
+            keyed.append(QueryTerm(idf, tuple(keys)))
+        return keyed
 
     def _top(
         self,
