@@ -64,3 +64,50 @@ def test_nothing_is_accepted_after_stop(worker: BrainWorker) -> None:
     worker.stop(1.0)
     with pytest.raises(RuntimeError, match="shutting down"):
         worker.submit(lambda: None).result(1)
+
+
+def test_a_lane_that_goes_quiet_after_work_runs_the_idle_hook_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("comodor_lsp.brain.worker.QUIET_S", 0.05)
+    calls: list[str] = []
+    quiet = threading.Event()
+
+    def on_idle() -> None:
+        calls.append(threading.current_thread().name)
+        quiet.set()
+
+    worker = BrainWorker("idle-brain", on_idle=on_idle)
+    try:
+        time.sleep(0.2)
+        assert calls == []  # a lane that never worked has nothing to give back
+        worker.submit_read(lambda: None).result(5)
+        assert quiet.wait(5)
+        time.sleep(0.2)
+        assert calls == ["idle-brain-read"]  # once, not on every quiet interval
+        quiet.clear()
+        worker.submit(lambda: None).result(5)
+        assert quiet.wait(5)
+        time.sleep(0.2)
+        assert sorted(calls) == ["idle-brain", "idle-brain-read"]
+    finally:
+        worker.stop(1.0)
+
+
+def test_a_failing_idle_hook_is_logged_and_the_lane_keeps_working(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr("comodor_lsp.brain.worker.QUIET_S", 0.05)
+
+    def on_idle() -> None:
+        raise OSError("no such call")
+
+    worker = BrainWorker("idle-brain", on_idle=on_idle)
+    try:
+        with caplog.at_level(logging.ERROR, logger="comodor_lsp.brain.worker"):
+            worker.submit(lambda: None).result(5)
+            time.sleep(0.3)
+        assert worker.submit(lambda: 42).result(5) == 42
+        assert "the idle hook of idle-brain failed" in caplog.text
+    finally:
+        worker.stop(1.0)

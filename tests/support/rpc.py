@@ -31,8 +31,9 @@ class RawServer:
         env: dict[str, str] | None = None,
         stderr: Any = subprocess.DEVNULL,
         command: list[str] | None = None,
+        process: Any = None,
     ) -> None:
-        self.process = subprocess.Popen(
+        self.process = process or subprocess.Popen(
             command or SERVER,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -175,3 +176,48 @@ class RawServer:
             except Exception:
                 self.process.kill()
                 self.process.wait(5)
+
+
+class ServerThread:
+    """A real server in this process, on a thread, behind the part of ``Popen`` RawServer uses.
+
+    For tests that must look inside the running server (what it keeps in memory)
+    after talking to it exactly as an editor does, over its stdio framing.
+    """
+
+    def __init__(self) -> None:
+        from comodor_lsp.lsp.main import create_server
+
+        self.server = create_server()
+        to_server, self._server_in = os.pipe()
+        self._server_out, from_server = os.pipe()
+        # Pipes live as long as the session: closed by the end of input, not by a with block.
+        self.stdin = os.fdopen(self._server_in, "wb", buffering=0)
+        self.stdout = os.fdopen(self._server_out, "rb")
+        self._streams = (
+            os.fdopen(to_server, "rb", buffering=0),
+            os.fdopen(from_server, "wb", buffering=0),
+        )
+        self.returncode: int | None = None
+        self._thread = threading.Thread(target=self._serve, name="server-under-test", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        server_in, server_out = self._streams
+        try:
+            self.returncode = self.server.start_io(server_in, server_out)
+        finally:
+            server_in.close()
+            server_out.close()
+
+    def poll(self) -> int | None:
+        return None if self._thread.is_alive() else self.returncode
+
+    def wait(self, timeout: float | None = None) -> int | None:
+        self._thread.join(timeout)
+        if self._thread.is_alive():
+            raise TimeoutError("the server thread did not stop")
+        return self.returncode
+
+    def kill(self) -> None:
+        self.stdin.close()  # the end of input stops the server

@@ -18,6 +18,11 @@ keep the process alive after ``exit``.
 
 Fire-and-forget work (:meth:`BrainWorker.post`) has nobody to hand an error to,
 so its failures are logged with their traceback.
+
+A lane that has worked and then found nothing to do for :data:`QUIET_S` calls
+the host's ``on_idle`` once: the language server uses it to hand the memory a
+burst of requests freed back to the system (:mod:`comodor.lsp.allocator`). An
+idle lane then sleeps on its queue with no timer, so a quiet server never wakes.
 """
 
 from __future__ import annotations
@@ -37,23 +42,47 @@ T = TypeVar("T")
 READ_PATIENCE_S = 0.25
 """How long a read waits for earlier writes before it answers from committed state."""
 
+QUIET_S = 1.0
+"""How long a lane must have had nothing to do, after some work, before ``on_idle`` runs."""
+
 _STOP = object()
 
 
 class _Lane:
     """One daemon thread running queued callables in order."""
 
-    def __init__(self, name: str, after_each: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self,
+        name: str,
+        after_each: Callable[[], None] | None = None,
+        on_idle: Callable[[], object] | None = None,
+    ) -> None:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._after_each = after_each
+        self._on_idle = on_idle
         self.thread = threading.Thread(target=self._loop, name=name, daemon=True)
         self.thread.start()
 
+    def _next(self, worked: bool) -> Any:
+        """The next item; after work, call ``on_idle`` once the queue stays empty a while."""
+        if not worked or self._on_idle is None:
+            return self._queue.get()
+        try:
+            return self._queue.get(timeout=QUIET_S)
+        except queue.Empty:
+            try:
+                self._on_idle()
+            except Exception:
+                log.exception("the idle hook of %s failed", self.thread.name)
+            return self._queue.get()
+
     def _loop(self) -> None:
+        worked = False
         while True:
-            item = self._queue.get()
+            item = self._next(worked)
             if item is _STOP:
                 return
+            worked = True
             future, function = item
             try:
                 if future.set_running_or_notify_cancel():
@@ -77,13 +106,15 @@ class _Lane:
 class BrainWorker:
     """Run brain calls off the caller's thread; await them from asyncio or wait on futures."""
 
-    def __init__(self, name: str = "comodor-brain") -> None:
+    def __init__(
+        self, name: str = "comodor-brain", on_idle: Callable[[], object] | None = None
+    ) -> None:
         self._progress = threading.Condition()
         self._submitted = 0
         self._completed = 0
         self._stopped = False
-        self._writes = _Lane(name, after_each=self._write_done)
-        self._reads = _Lane(f"{name}-read")
+        self._writes = _Lane(name, after_each=self._write_done, on_idle=on_idle)
+        self._reads = _Lane(f"{name}-read", on_idle=on_idle)
 
     def _write_done(self) -> None:
         with self._progress:
