@@ -85,11 +85,16 @@ async def initialized(ls: ComodorServer, params: types.InitializedParams) -> Non
     app.watch_other_processes()
     if app.workspace is not None:
         ls.brain.post(lambda: read_team_rules(ls, app), "read the team's rules")
-        # The tracker is built at first use and its modules take tens of ms to load:
-        # load them on a thread, not on the event loop that answers the editor.
-        await asyncio.to_thread(lambda: app.tracker)
-        app.start_capture(on_notice=ls.tell_user)
-        app.start_live_sync()
+
+        def start_watching() -> None:
+            # The tracker is built at first use; it, the watcher (watchdog) and sync
+            # take ~170 ms to load and start: on a thread, not on the event loop
+            # that answers the editor meanwhile.
+            if app.tracker is not None:
+                app.start_capture(on_notice=ls.tell_user)
+            app.start_live_sync()
+
+        await asyncio.to_thread(start_watching)
 
 
 async def did_change_configuration(
