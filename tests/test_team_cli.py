@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import psycopg
 from comodor_lsp import config
 from comodor_lsp.teamdb.schema import TEAM_SCHEMA_VERSION
 
@@ -32,6 +33,20 @@ def test_doctor_reports_the_database_its_schema_and_latency(workspace: Path, tea
     assert line.startswith("ok  database ")
     assert f"as dora (schema {TEAM_SCHEMA_VERSION}): round trip" in line
     assert "ms median of 5" in line
+
+
+def test_doctor_calls_a_newer_but_compatible_team_schema_usable(
+    workspace: Path, team_url: str
+) -> None:
+    assert run(workspace, team_url, "call", "comodor.stats").returncode == 0  # migrated
+    newer = TEAM_SCHEMA_VERSION + 1
+    with psycopg.connect(team_url) as conn:
+        conn.execute("UPDATE meta SET value = %s WHERE key = 'schema_version'", (str(newer),))
+    done = run(workspace, team_url, "doctor")
+    assert done.returncode == 0, done.stdout + done.stderr
+    (line,) = [line for line in done.stdout.splitlines() if " database " in line]
+    assert line.startswith("ok  database ")
+    assert f"(schema {newer}, newer than this Comodor's {TEAM_SCHEMA_VERSION} but usable)" in line
 
 
 def test_a_wrong_password_is_a_clear_error_that_names_the_fix_and_never_the_password(

@@ -22,7 +22,7 @@ from comodor_lsp.brain.store.outbox import PENDING_IDS
 from comodor_lsp.brain.store.team import TeamStore
 from comodor_lsp.teamdb import open_team_store
 from comodor_lsp.teamdb.postgres import redact_url
-from comodor_lsp.teamdb.schema import TEAM_SCHEMA_VERSION
+from comodor_lsp.teamdb.schema import TEAM_COMPATIBLE_FROM, TEAM_SCHEMA_VERSION
 
 from tests.support.postgres import Cluster
 
@@ -201,12 +201,59 @@ def test_eight_processes_migrating_and_writing_at_once_lose_nothing(
     assert len(set(revs)) == 320
 
 
-def test_a_database_migrated_by_a_newer_comodor_is_refused(tmp_path: Path, team_url: str) -> None:
+def _as_if_migrated_by_a_newer_comodor(url: str, compatible_from: int | None) -> None:
+    """What a later release leaves: a higher schema, and what it says of older ones."""
+    with psycopg.connect(url) as conn:
+        conn.execute(
+            "UPDATE meta SET value = %s WHERE key = 'schema_version'",
+            (str(TEAM_SCHEMA_VERSION + 1),),
+        )
+        if compatible_from is None:
+            conn.execute("DELETE FROM meta WHERE key = 'compatible_from'")
+        else:
+            conn.execute(
+                "UPDATE meta SET value = %s WHERE key = 'compatible_from'", (str(compatible_from),)
+            )
+
+
+def test_migrating_records_the_oldest_schema_that_can_still_use_the_database(
+    tmp_path: Path, team_url: str
+) -> None:
     team_engine(tmp_path / "brain.db", team_url, "alice").close()
-    with psycopg.connect(team_url) as conn:
-        conn.execute("UPDATE meta SET value = '99' WHERE key = 'schema_version'")
+    assert rows(team_url, "SELECT key, value FROM meta ORDER BY key") == [
+        ("compatible_from", str(TEAM_COMPATIBLE_FROM)),
+        ("schema_version", str(TEAM_SCHEMA_VERSION)),
+    ]
+    assert TEAM_COMPATIBLE_FROM <= TEAM_SCHEMA_VERSION
+
+
+@pytest.mark.parametrize("compatible_from", [TEAM_SCHEMA_VERSION + 1, None])
+def test_a_database_migrated_by_a_newer_incompatible_comodor_is_refused(
+    tmp_path: Path, team_url: str, compatible_from: int | None
+) -> None:
+    team_engine(tmp_path / "brain.db", team_url, "alice").close()
+    _as_if_migrated_by_a_newer_comodor(team_url, compatible_from)
     with pytest.raises(BrainError, match="newer Comodor"):
         open_team_store(tmp_path / "other.db", team_url, strict=True)
+
+
+def test_a_teammate_on_an_older_release_keeps_working_after_a_compatible_migration(
+    tmp_path: Path, team_url: str
+) -> None:
+    alice = team_engine(tmp_path / "a" / "brain.db", team_url, "alice")
+    alice.teach("releasing: run make release from a clean tree", pinned=False)
+    alice.close()
+    _as_if_migrated_by_a_newer_comodor(team_url, compatible_from=TEAM_SCHEMA_VERSION)
+    bob = team_engine(tmp_path / "b" / "brain.db", team_url, "bob")
+    try:
+        bob.teach("deploying: run make deploy", pinned=False)
+        found = [lesson.guidance for lesson in bob.recall("releasing the app")]
+        assert found == ["run make release from a clean tree"]
+    finally:
+        bob.close()
+    newer = str(TEAM_SCHEMA_VERSION + 1)
+    assert rows(team_url, "SELECT value FROM meta WHERE key = 'schema_version'") == [(newer,)]
+    assert rows(team_url, "SELECT count(*) FROM lessons") == [(2,)]
 
 
 def test_a_wrong_password_is_a_clear_error_not_a_hang(

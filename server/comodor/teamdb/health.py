@@ -23,7 +23,7 @@ def check_team(store: TeamStore) -> tuple[bool, str]:
         return False, f"{store.team_location}: unreachable. {reason}{waiting}".strip()
     assert isinstance(team, PostgresStore)
     try:
-        schema = team.integrity_check()
+        version, usable = team.schema_state()
         latencies = [team.ping() * 1000 for _ in range(PINGS)]
     except Exception as error:
         if not team.is_connection_error(error):
@@ -34,13 +34,14 @@ def check_team(store: TeamStore) -> tuple[bool, str]:
         store.flush()
         queued = store.outbox.count()
         waiting = f"; {queued} changes still waiting to be sent" if queued else ""
-    migrated = (
-        f"schema {TEAM_SCHEMA_VERSION}"
-        if schema == "ok"
-        else f"{schema}, expected {TEAM_SCHEMA_VERSION}"
-    )
+    if version == TEAM_SCHEMA_VERSION:
+        migrated = f"schema {version}"
+    elif usable:
+        migrated = f"schema {version}, newer than this Comodor's {TEAM_SCHEMA_VERSION} but usable"
+    else:
+        migrated = f"schema {version}, expected {TEAM_SCHEMA_VERSION}"
     detail = (
         f"{store.team_location} as {store.voter} ({migrated}): round trip "
         f"{statistics.median(latencies):.1f} ms median of {PINGS}{waiting}"
     )
-    return schema == "ok" and not queued, detail
+    return usable and not queued, detail

@@ -40,7 +40,7 @@ from ..brain.identity import current_user
 from ..brain.store.base import StoreBase, Tx
 from ..brain.store.lessons import LessonRows
 from ..brain.store.rules import RuleRows
-from .schema import MIGRATION_LOCK, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION
+from .schema import MIGRATION_LOCK, TEAM_COMPATIBLE_FROM, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION
 
 log = logging.getLogger(__name__)
 
@@ -208,18 +208,32 @@ class PostgresDatabase(StoreBase):
         try:
             version = self.schema_version(conn)
             if version > TEAM_SCHEMA_VERSION:
-                raise BrainError(
-                    f"the team database {self.location} was migrated by a newer Comodor "
-                    f"(schema {version}, this one knows {TEAM_SCHEMA_VERSION}); upgrade Comodor"
+                if self.compatible_from(conn) > TEAM_SCHEMA_VERSION:
+                    raise BrainError(
+                        f"the team database {self.location} was migrated by a newer Comodor "
+                        f"(schema {version}, this one knows {TEAM_SCHEMA_VERSION}); "
+                        "upgrade Comodor"
+                    )
+                log.info(
+                    "the team database %s is at schema %d, newer than this Comodor's %d, "
+                    "and says this one can still use it",
+                    self.location,
+                    version,
+                    TEAM_SCHEMA_VERSION,
                 )
+                return
             for index in range(version, TEAM_SCHEMA_VERSION):
                 with conn.transaction():
                     conn.execute(TEAM_MIGRATIONS[index])
-                    conn.execute(
-                        "INSERT INTO meta (key, value) VALUES ('schema_version', %s)"
-                        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                        (str(index + 1),),
-                    )
+                    for key, value in (
+                        ("schema_version", index + 1),
+                        ("compatible_from", min(TEAM_COMPATIBLE_FROM, index + 1)),
+                    ):
+                        conn.execute(
+                            "INSERT INTO meta (key, value) VALUES (%s, %s)"
+                            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                            (key, str(value)),
+                        )
         finally:
             conn.execute("SELECT pg_advisory_unlock(%s)", (MIGRATION_LOCK,))
 
@@ -229,6 +243,15 @@ class PostgresDatabase(StoreBase):
             return 0
         row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
         return int(row[0]) if row else 0
+
+    @classmethod
+    def compatible_from(cls, conn: Any) -> int:
+        """The oldest schema whose Comodor may use this database (its own, if not recorded)."""
+        version = cls.schema_version(conn)
+        if version == 0:
+            return 0
+        row = conn.execute("SELECT value FROM meta WHERE key = 'compatible_from'").fetchone()
+        return int(row[0]) if row else version
 
     # -- transactions ----------------------------------------------------------- #
 
@@ -321,10 +344,21 @@ class PostgresDatabase(StoreBase):
         """Drop pooled connections that broke (a restarted server) before the next use."""
         self._pool.check()
 
-    def integrity_check(self) -> str:
+    def schema_state(self) -> tuple[int, bool]:
+        """The database's schema, and whether this Comodor may use it.
+
+        It may when the schema is its own, or newer and recorded as compatible with it.
+        """
         with self._pool.connection() as conn:
             version = self.schema_version(conn)
-        return "ok" if version == TEAM_SCHEMA_VERSION else f"schema {version}"
+            usable_from = self.compatible_from(conn)
+        return version, version == TEAM_SCHEMA_VERSION or (
+            version > TEAM_SCHEMA_VERSION >= usable_from
+        )
+
+    def integrity_check(self) -> str:
+        version, usable = self.schema_state()
+        return "ok" if usable else f"schema {version}"
 
 
 class PostgresStore(LessonRows, RuleRows, PostgresDatabase):

@@ -9,8 +9,9 @@ make the database itself refuse a personal row.
 The same discipline as :mod:`comodor.brain.schema`: migrations only move forward,
 each in its own transaction, and the version is recorded (``meta.schema_version``).
 The first process that connects applies them, under an advisory lock, so eight
-servers starting at once migrate once; a database migrated by a newer Comodor is
-refused, never guessed at.
+servers starting at once migrate once. A database migrated by a newer Comodor is
+used only when that Comodor recorded that this one's schema can still use it
+(:data:`TEAM_COMPATIBLE_FROM`); otherwise it is refused, never guessed at.
 
 Ids start at :data:`~comodor.brain.store.interface.TEAM_IDS`, so a team row's id can
 never be mistaken for a local one.
@@ -173,3 +174,16 @@ TEAM_MIGRATIONS: tuple[str, ...] = (
 )
 
 TEAM_SCHEMA_VERSION = len(TEAM_MIGRATIONS)
+
+TEAM_COMPATIBLE_FROM = 2
+"""The oldest team schema whose Comodor can still use a database at this one.
+
+Teammates upgrade on different days, and the first to connect migrates the shared
+database. A migration that only adds (a column with a default, a table the older
+code never reads) leaves it usable by the release before; this number says so, in
+``meta.compatible_from``, and a release at least this new keeps working against
+the newer database instead of being locked out. Raise it to
+:data:`TEAM_SCHEMA_VERSION` with any migration older code would misread or break.
+Migration 3 only adds ``lessons.trigger_terms`` (rows the older code writes say 0,
+"not told", which recall reads correctly), so schema 2 stays compatible.
+"""
