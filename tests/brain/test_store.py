@@ -12,7 +12,7 @@ import pytest
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.errors import BrainError, BrainUnavailable
 from comodor_lsp.brain.models import Lesson
-from comodor_lsp.brain.schema import SCHEMA_VERSION
+from comodor_lsp.brain.schema import COMPATIBLE_FROM, SCHEMA_VERSION
 from comodor_lsp.brain.store import BrainStore
 
 
@@ -26,16 +26,57 @@ def test_new_brain_uses_wal_foreign_keys_and_current_schema(brain_path: Path) ->
     store.close()
 
 
-def test_brain_written_by_a_newer_comodor_is_refused_and_left_untouched(brain_path: Path) -> None:
-    BrainStore(brain_path).close()
+def _as_if_written_by_a_newer_comodor(brain_path: Path, compatible_from: str | None) -> None:
+    """What a later release leaves: a higher schema, and what it says of older ones."""
     conn = sqlite3.connect(brain_path)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
+    if compatible_from is None:
+        conn.execute("DELETE FROM meta WHERE key = 'compatible_from'")
+    else:
+        conn.execute("UPDATE meta SET value = ? WHERE key = 'compatible_from'", (compatible_from,))
     conn.commit()
     conn.close()
+
+
+def test_migrating_records_the_oldest_schema_that_can_still_use_the_brain(
+    brain_path: Path,
+) -> None:
+    BrainStore(brain_path).close()
+    conn = sqlite3.connect(brain_path)
+    recorded = conn.execute("SELECT value FROM meta WHERE key = 'compatible_from'").fetchone()
+    conn.close()
+    assert recorded == (str(COMPATIBLE_FROM),)
+    assert COMPATIBLE_FROM <= SCHEMA_VERSION
+
+
+@pytest.mark.parametrize("compatible_from", [str(SCHEMA_VERSION + 5), None, "not a number"])
+def test_brain_written_by_a_newer_incompatible_comodor_is_refused_and_left_untouched(
+    brain_path: Path, compatible_from: str | None
+) -> None:
+    BrainStore(brain_path).close()
+    _as_if_written_by_a_newer_comodor(brain_path, compatible_from)
     before = brain_path.read_bytes()
     with pytest.raises(BrainError, match="newer Comodor"):
         BrainStore(brain_path)
     assert brain_path.read_bytes() == before
+
+
+def test_a_brain_written_by_a_newer_compatible_comodor_keeps_working(brain_path: Path) -> None:
+    engine = LearningEngine.open(brain_path, "project:a")
+    engine.teach("deploying: run make release", pinned=False)
+    engine.close()
+    _as_if_written_by_a_newer_comodor(brain_path, str(SCHEMA_VERSION))
+    again = LearningEngine.open(brain_path, "project:a")
+    try:
+        again.teach("linting: run make lint", pinned=False)
+        assert [lesson.guidance for lesson in again.recall("deploying the app")] == [
+            "run make release"
+        ]
+    finally:
+        again.close()
+    conn = sqlite3.connect(brain_path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION + 5
+    conn.close()
 
 
 def test_reopening_a_brain_keeps_everything(brain_path: Path) -> None:

@@ -1,9 +1,10 @@
 """The brain's SQLite schema and its forward migrations.
 
 ``PRAGMA user_version`` records how far a file has been migrated. Migrations
-only ever move forward, each in its own transaction; a file written by a newer
-Comodor (a version we do not know) is refused rather than guessed at, so an
-old release can never damage a newer brain.
+only ever move forward, each in its own transaction. A file written by a newer
+Comodor (a version we do not know) is used only when that Comodor recorded that
+ours can still use it (:data:`COMPATIBLE_FROM`); otherwise it is refused rather
+than guessed at, so an old release can never damage a newer brain.
 
 The FTS5 index over lessons is an external-content table over the ``terms``
 column (the lesson's terms in any script, computed in Python by
@@ -291,3 +292,16 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
+
+COMPATIBLE_FROM = 7
+"""The oldest schema whose Comodor can still use a brain at this one.
+
+One brain file is shared by every Comodor on the machine (each editor's server,
+the MCP server, the command line), and they are not always upgraded together.
+A migration that only adds leaves the file usable by the release before; each
+migration records this number in ``meta.compatible_from``, and a release at
+least this new opens the newer file instead of refusing it. Raise it to
+:data:`SCHEMA_VERSION` with any migration older code would misread or break.
+Migration 8 only adds ``lessons.trigger_terms`` (0, "not told", in rows older
+code writes, which recall reads correctly), so schema 7 stays compatible.
+"""

@@ -38,7 +38,7 @@ from urllib.parse import quote
 
 from ..errors import BrainError, BrainUnavailable
 from ..identity import current_user
-from ..schema import MIGRATIONS, SCHEMA_VERSION
+from ..schema import COMPATIBLE_FROM, MIGRATIONS, SCHEMA_VERSION
 from ..text import terms, trigger_prefix
 from .base import StoreBase
 from .identity import Identity, classify, identify
@@ -91,6 +91,18 @@ def split_sql(script: str) -> list[str]:
     if "\n".join(current).strip():
         statements.append("\n".join(current))
     return statements
+
+
+def compatible_from(conn: sqlite3.Connection, version: int) -> int:
+    """The oldest schema whose Comodor may use this file (``version`` if not recorded)."""
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'compatible_from'").fetchone()
+    except sqlite3.OperationalError:  # no meta table: nothing was recorded
+        return version
+    try:
+        return int(row[0]) if row else version
+    except ValueError:  # not a number: trust only what we know
+        return version
 
 
 class Database(StoreBase):
@@ -200,7 +212,10 @@ class Database(StoreBase):
             raise
         except sqlite3.DatabaseError:
             raise unavailable(self.path, error) from error
-        if version != SCHEMA_VERSION:
+        usable = version == SCHEMA_VERSION or (
+            version > SCHEMA_VERSION and compatible_from(conn, version) <= SCHEMA_VERSION
+        )
+        if not usable:  # an older file cannot be migrated read-only; a newer one must agree
             conn.close()
             raise unavailable(self.path, error)
         self.read_only = True
@@ -246,7 +261,7 @@ class Database(StoreBase):
             raise sqlite3.DatabaseError("file is not a database")
         conn.execute("PRAGMA synchronous = NORMAL")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
+        if version > SCHEMA_VERSION and compatible_from(conn, version) > SCHEMA_VERSION:
             conn.close()
             raise BrainError(
                 f"the brain at {self.path} was written by a newer Comodor (schema "
@@ -267,6 +282,10 @@ class Database(StoreBase):
         try:
             for statement in statements:
                 conn.execute(statement)
+            conn.execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES ('compatible_from', ?)",
+                (str(min(COMPATIBLE_FROM, index + 1)),),
+            )
             conn.execute(f"PRAGMA user_version = {index + 1}")
             conn.execute("COMMIT")
         except BaseException:
