@@ -305,3 +305,13 @@ least this new opens the newer file instead of refusing it. Raise it to
 Migration 8 only adds ``lessons.trigger_terms`` (0, "not told", in rows older
 code writes, which recall reads correctly), so schema 7 stays compatible.
 """
+
+
+def usable_by(known: int, version: int, compatible_from: int) -> bool:
+    """Whether a Comodor that knows schema ``known`` may use a store at ``version`` as it is.
+
+    Its own schema, or a newer one whose migrations recorded ``compatible_from`` at or
+    below ``known``. An older store is not usable as it is: it must be migrated first.
+    The team database follows the same rule (:mod:`comodor.teamdb.schema`).
+    """
+    return version == known or version > known >= compatible_from

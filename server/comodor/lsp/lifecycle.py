@@ -87,11 +87,10 @@ async def initialized(ls: ComodorServer, params: types.InitializedParams) -> Non
         ls.brain.post(lambda: read_team_rules(ls, app), "read the team's rules")
 
         def start_watching() -> None:
-            # The tracker is built at first use; it, the watcher (watchdog) and sync
-            # take ~170 ms to load and start: on a thread, not on the event loop
+            # Capture builds the tracker at first use; it, the watcher (watchdog) and
+            # sync take ~170 ms to load and start: on a thread, not on the event loop
             # that answers the editor meanwhile.
-            if app.tracker is not None:
-                app.start_capture(on_notice=ls.tell_user)
+            app.start_capture(on_notice=ls.tell_user)
             app.start_live_sync()
 
         await asyncio.to_thread(start_watching)

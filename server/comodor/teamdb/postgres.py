@@ -37,6 +37,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..brain.errors import BrainError, BrainUnavailable
 from ..brain.identity import current_user
+from ..brain.schema import usable_by
 from ..brain.store.base import StoreBase, Tx
 from ..brain.store.lessons import LessonRows
 from ..brain.store.rules import RuleRows
@@ -208,7 +209,7 @@ class PostgresDatabase(StoreBase):
         try:
             version = self.schema_version(conn)
             if version > TEAM_SCHEMA_VERSION:
-                if self.compatible_from(conn) > TEAM_SCHEMA_VERSION:
+                if not usable_by(TEAM_SCHEMA_VERSION, version, self.compatible_from(conn)):
                     raise BrainError(
                         f"the team database {self.location} was migrated by a newer Comodor "
                         f"(schema {version}, this one knows {TEAM_SCHEMA_VERSION}); "
@@ -352,9 +353,7 @@ class PostgresDatabase(StoreBase):
         with self._pool.connection() as conn:
             version = self.schema_version(conn)
             usable_from = self.compatible_from(conn)
-        return version, version == TEAM_SCHEMA_VERSION or (
-            version > TEAM_SCHEMA_VERSION >= usable_from
-        )
+        return version, usable_by(TEAM_SCHEMA_VERSION, version, usable_from)
 
     def integrity_check(self) -> str:
         version, usable = self.schema_state()

@@ -38,7 +38,7 @@ from urllib.parse import quote
 
 from ..errors import BrainError, BrainUnavailable
 from ..identity import current_user
-from ..schema import COMPATIBLE_FROM, MIGRATIONS, SCHEMA_VERSION
+from ..schema import COMPATIBLE_FROM, MIGRATIONS, SCHEMA_VERSION, usable_by
 from ..text import terms, trigger_prefix
 from .base import StoreBase
 from .identity import Identity, classify, identify
@@ -212,10 +212,8 @@ class Database(StoreBase):
             raise
         except sqlite3.DatabaseError:
             raise unavailable(self.path, error) from error
-        usable = version == SCHEMA_VERSION or (
-            version > SCHEMA_VERSION and compatible_from(conn, version) <= SCHEMA_VERSION
-        )
-        if not usable:  # an older file cannot be migrated read-only; a newer one must agree
+        if not usable_by(SCHEMA_VERSION, version, compatible_from(conn, version)):
+            # an older file cannot be migrated read-only; a newer one must agree
             conn.close()
             raise unavailable(self.path, error)
         self.read_only = True
@@ -261,7 +259,9 @@ class Database(StoreBase):
             raise sqlite3.DatabaseError("file is not a database")
         conn.execute("PRAGMA synchronous = NORMAL")
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION and compatible_from(conn, version) > SCHEMA_VERSION:
+        if version > SCHEMA_VERSION and not usable_by(
+            SCHEMA_VERSION, version, compatible_from(conn, version)
+        ):
             conn.close()
             raise BrainError(
                 f"the brain at {self.path} was written by a newer Comodor (schema "
