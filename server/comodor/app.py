@@ -252,11 +252,20 @@ class ComodorApp:
             path = uri_to_path(uri)
         except InvalidInput:
             raise InvalidInput(field, f"expected a file: URI, got {uri[:80]!r}") from None
-        if self.tracker is None:
+        if self.workspace is None:
             raise InvalidInput(field, "there is no workspace folder")
-        if not self.tracker.inside(path):
+        if not self._in_workspace(path):
             raise InvalidInput(field, f"{uri[:200]!r} is outside the workspace folder")
         return path
+
+    def _in_workspace(self, path: Path) -> bool:
+        if self.workspace is None:
+            return False
+        try:
+            resolve_inside(self.workspace, path)
+        except ValueError:
+            return False
+        return True
 
     def _tracked(self, uri: str) -> Path | None:
         """The path of a document capture cares about, or None (not a workspace file)."""
@@ -264,16 +273,27 @@ class ComodorApp:
             path = uri_to_path(uri)
         except InvalidInput:
             return None
-        tracker = self.tracker
-        if tracker is None or not tracker.inside(path):
-            return None
-        return path
+        return path if self._in_workspace(path) else None
+
+    def _track(self, action: Callable[[CaptureTracker], object], what: str) -> None:
+        """Run ``action`` with the tracker on the write lane, which builds it if need be.
+
+        The document handlers call in on the event loop; building the tracker
+        there (its modules take tens of ms to load) would hold up the editor.
+        """
+
+        def run() -> None:
+            tracker = self.tracker
+            if tracker is not None:
+                action(tracker)
+
+        self.worker.post(run, what)
 
     def document_opened(self, uri: str, text: str) -> None:
         """The editor opened a document: keep its text as a baseline (on the worker)."""
-        path, tracker = self._tracked(uri), self.tracker
-        if path is not None and tracker is not None:
-            self.worker.post(lambda: tracker.did_open(path, text), "note an opened document")
+        path = self._tracked(uri)
+        if path is not None:
+            self._track(lambda tracker: tracker.did_open(path, text), "note an opened document")
 
     def document_saved(self, uri: str, text: str | None) -> None:
         """The editor saved a document: maybe a correction or an undo of an agent write.
@@ -281,31 +301,34 @@ class ComodorApp:
         The save is noted at once (a watcher event for the same write may be
         waiting for it), then judged on the worker in order with everything else.
         """
-        path, tracker = self._tracked(uri), self.tracker
-        if path is None or tracker is None:
+        path = self._tracked(uri)
+        if path is None:
             return
-        if text is not None:
-            tracker.note_save(path, text)
+        built = self._tracker  # not built yet: no watcher either, so nothing waits for this
+        if text is not None and built is not None:
+            built.note_save(path, text)
         learning = self.settings.learning
 
-        def capture() -> None:
+        def capture(tracker: CaptureTracker) -> None:
             if tracker.is_ignored(path) or not (learning.enabled and learning.corrections):
                 return
             saved = text if text is not None else path.read_text("utf-8", errors="replace")
             tracker.did_save(path, saved)
 
-        self.worker.post(capture, f"capture the save of {path.name}")
+        self._track(capture, f"capture the save of {path.name}")
 
     def files_created(self, uris: list[str], *, done: bool) -> None:
         """The editor creates (or created) these files: baselines, never agent writes."""
-        tracker = self.tracker
         paths = [path for path in map(self._tracked, uris) if path is not None]
-        if tracker is None or not paths:
+        if not paths:
             return
+        built = self._tracker
         if done:
-            self.worker.post(lambda: tracker.editor_created(paths), "note created files")
-        else:
-            tracker.editor_will_create(paths)  # memory only: the watcher may be waiting
+            self._track(lambda tracker: tracker.editor_created(paths), "note created files")
+        elif built is not None:
+            built.editor_will_create(paths)  # memory only: the watcher may be waiting
+        else:  # no watcher yet; noted in order before anything it will report
+            self._track(lambda tracker: tracker.editor_will_create(paths), "note files to come")
 
     def document_closed(self, uri: str) -> None:
         self._document_queries.pop(uri, None)
