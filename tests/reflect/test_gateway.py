@@ -274,7 +274,9 @@ def test_429_retry_after_seconds_below_cap(fake_llm: FakeLLM) -> None:
     )
     start = time.monotonic()
     assert gw(fake_llm, backoff_s=0).complete(MSGS) == "ok"
-    assert 0.2 <= time.monotonic() - start < 0.8
+    # At least the 0.2 s asked for, and far below the 30 s cap, with room for the two
+    # HTTP round trips on a loaded machine (a CI run took 0.95 s in all).
+    assert 0.2 <= time.monotonic() - start < 2.0
 
 
 def test_500_twice_then_success(fake_llm: FakeLLM) -> None:
