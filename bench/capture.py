@@ -27,8 +27,8 @@ from pathlib import Path
 
 import psutil
 from comodor_lsp.brain.engine import LearningEngine
-from comodor_lsp.capture.scan import scan_project
 from comodor_lsp.capture.tracker import CaptureTracker
+from comodor_lsp.conventions.scanning.scan import scan_project
 from comodor_lsp.testing import Editor
 
 from bench.brain import percentile

@@ -32,7 +32,7 @@ MODULES = "fs path os util events crypto".split()
 
 @attrs.frozen
 class Style:
-    """One value per convention dimension; the names match ``comodor.capture.votes``."""
+    """One value per convention dimension; the names match ``comodor.conventions.votes``."""
 
     py_quotes: str = "double"
     py_format: str = "format"

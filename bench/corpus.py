@@ -11,7 +11,7 @@ import random
 import time
 
 from comodor_lsp.brain.models import Lesson
-from comodor_lsp.brain.text import terms
+from comodor_lsp.brain.recall.text import terms
 
 _BASE = """test tests build deploy migration schema database query index cache config env docker
 compose kubernetes helm chart pipeline ci lint format ruff black mypy pytest fixture mock patch

@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from comodor_lsp.capture.conventions import analyse_correction
+from comodor_lsp.conventions.corrections import analyse_correction
 
 from bench.codegen import PROFILE, Convention, FileSpec, Style, logic_edit, new_spec, render
 from bench.lsp_client import BenchClient, running_server

@@ -1,6 +1,6 @@
 """The recall walk this project used before issue 13, kept only to be measured against.
 
-A verbatim copy of ``server/comodor/brain/index.py`` at 5a6c7ce (the trust-ordered
+A verbatim copy of ``server/comodor/brain/recall/index.py`` at 5a6c7ce (the trust-ordered
 walk of at most 1,200 postings in pure Python). Nothing in the server imports it:
 ``bench/recall_compare.py`` builds it from the same rows as the new index and sends
 both the same queries in one run.

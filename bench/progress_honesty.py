@@ -3,7 +3,7 @@ and how often it finds one that is.
 
 Histories are generated task by task as ``comodor.endTask`` would record them —
 steps, corrections, undos, approvals, tool errors, tokens, success — and fed to
-the same analysis ``comodor.progress`` runs (:func:`comodor.brain.progress.analyse`).
+the same analysis ``comodor.progress`` runs (:func:`comodor.brain.progress.evidence.analyse`).
 
 * **No change** (the false-claim rate): every measure stays at its own level for
   the whole history, drawn fresh per history (steps 3–20 a task with a spread of
@@ -36,9 +36,9 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from comodor_lsp.brain.holdout import withhold_memory
 from comodor_lsp.brain.models import Episode
-from comodor_lsp.brain.progress import analyse
+from comodor_lsp.brain.progress.evidence import analyse
+from comodor_lsp.brain.progress.holdout import withhold_memory
 
 TARGET_FALSE_CLAIMS = 0.05
 AFFECTS: dict[str, tuple[str, set[str]]] = {

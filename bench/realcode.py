@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-from comodor_lsp.capture.languages import language_of
+from comodor_lsp.conventions.languages import language_of
 
 from bench import learning
 from bench.formatting import Kept, keep_human_edits

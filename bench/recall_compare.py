@@ -36,10 +36,10 @@ from pathlib import Path
 from typing import Any
 
 from comodor_lsp.brain.engine import LearningEngine
-from comodor_lsp.brain.index import IndexedLesson, RecallIndex
-from comodor_lsp.brain.indexed import indexed as _indexed
+from comodor_lsp.brain.recall.entries import indexed as _indexed
+from comodor_lsp.brain.recall.index import IndexedLesson, RecallIndex
+from comodor_lsp.brain.recall.text import terms
 from comodor_lsp.brain.store import BrainStore
-from comodor_lsp.brain.text import terms
 from comodor_lsp.settings import LearningSettings
 
 from bench import old_recall

@@ -38,8 +38,8 @@ from typing import Any
 import attrs
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.models import Lesson, ProposedLesson
+from comodor_lsp.brain.recall.text import terms
 from comodor_lsp.brain.store import BrainStore
-from comodor_lsp.brain.text import terms
 from comodor_lsp.settings import LearningSettings
 
 SCOPE = "project:bench"

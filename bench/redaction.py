@@ -27,7 +27,7 @@ import time
 import uuid
 from pathlib import Path
 
-from comodor_lsp.brain.redact import find_secrets, redact
+from comodor_lsp.brain.redaction.redactor import find_secrets, redact
 
 from tests.support.secrets import build_corpus
 

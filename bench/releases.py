@@ -23,7 +23,7 @@ import zipfile
 from pathlib import Path
 
 import attrs
-from comodor_lsp.capture.languages import language_of
+from comodor_lsp.conventions.languages import language_of
 
 CACHE = Path("bench/out/releases")
 LANGUAGES = frozenset({"python", "javascript", "typescript"})

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from comodor_lsp import clientgen
-from comodor_lsp.schemas import generate, render
+from comodor_lsp.protocol import client_copies as clientgen
+from comodor_lsp.protocol.schema_export import generate, render
 
 ROOT = Path(__file__).resolve().parents[1]
 SPEC = ROOT.parent / "shared" / "spec" / "protocol.md"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import psycopg
 from comodor_lsp import config
-from comodor_lsp.teamdb.schema import TEAM_SCHEMA_VERSION
+from comodor_lsp.teamdb.postgres_schema import TEAM_SCHEMA_VERSION
 
 from tests.support.postgres import PASSWORD, Cluster
 

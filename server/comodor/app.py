@@ -29,14 +29,14 @@ from urllib.parse import unquote, urlparse
 
 import attrs
 
-from . import config, protocol, team_brain
+from . import config, protocol
 from .brain.engine import LearningEngine
 from .brain.errors import BrainUnavailable, InvalidInput
 from .brain.events import Event
 from .brain.store.relocate import adopt_previous_brain
 from .brain.worker import BrainWorker
-from .capture.languages import language_of
 from .capture.own_writes import OwnWrites
+from .conventions.languages import language_of
 from .paths import (
     default_brain_path,
     in_git_folder,
@@ -46,15 +46,16 @@ from .paths import (
     writable_folder,
 )
 from .settings import Settings
+from .teamdb import opening as team_brain
 
 if TYPE_CHECKING:
     from .brain.freshness import ChangeWatcher
-    from .capture.service import Capture
     from .capture.tracker import CaptureTracker
-    from .capture.violations import DocumentChecker
-    from .reflect.service import ReflectionService
+    from .capture.workspace_capture import Capture
+    from .committed_rules import TeamImport
+    from .diagnostics.violations import DocumentChecker
+    from .reflect.reflection_service import ReflectionService
     from .sync import LiveSync
-    from .team import TeamImport
     from .teamdb.listener import TeamListener
 
 log = logging.getLogger(__name__)
@@ -198,7 +199,7 @@ class ComodorApp:
             self.engine.reflector = None
         if wanted and self.reflection is None:
             # Imported here: the HTTP client is only loaded when reflection is on.
-            from .reflect.service import ReflectionService
+            from .reflect.reflection_service import ReflectionService
 
             self.reflection = ReflectionService(self.engine, self.settings.reflect, self.worker)
             self.engine.reflector = self.reflection
@@ -370,8 +371,8 @@ class ComodorApp:
         With ``fixes_for`` (first, last line) the places on those lines carry their
         fix; with ``fix_all`` the report has the fix for the whole document.
         """
-        from .capture.violations import DocumentChecker
-        from .diagnose import document_report
+        from .diagnostics.rule_check import document_report
+        from .diagnostics.violations import DocumentChecker
 
         language = language_of_document(uri, language_id)
         return document_report(
@@ -387,7 +388,7 @@ class ComodorApp:
 
     def rule_exception(self, rule_id: int, uri: str, place: str) -> protocol.RuleObject:
         """Say "not here": the rule does not apply at this place of the document."""
-        from .diagnose import exception_key
+        from .diagnostics.rule_check import exception_key
 
         path = self.relative_document_path(uri)
         if path is None:
@@ -434,7 +435,7 @@ class ComodorApp:
 
     def lessons_markdown(self, limit: int = 200) -> str:
         """The project's lessons as Markdown (newest ``limit``, pinned first)."""
-        from .brain.lessons_md import lessons_markdown
+        from .brain.lessons.markdown import lessons_markdown
 
         lessons = self.engine.search("", limit)
         return lessons_markdown(
@@ -442,8 +443,8 @@ class ComodorApp:
         )
 
     def read_team_rules(self) -> TeamImport:
-        """Read a teammate's committed ``house-rules.md`` (see :mod:`comodor.team`)."""
-        from .team import import_team_rules
+        """Read a teammate's committed ``house-rules.md`` (see :mod:`comodor.committed_rules`)."""
+        from .committed_rules import import_team_rules
 
         return import_team_rules(self)
 
@@ -477,7 +478,7 @@ class ComodorApp:
         """Watch the workspace and read its conventions (language server only)."""
         if self.workspace is None or self.tracker is None or self.capture is not None:
             return
-        from .capture.service import Capture
+        from .capture.workspace_capture import Capture
 
         learning = self.settings.learning
         scan = learning.enabled and learning.rules

@@ -141,13 +141,13 @@ def _sync(args: argparse.Namespace) -> int:
 
 
 def _schemas(args: argparse.Namespace) -> int:
-    from .schemas import write
+    from .protocol.schema_export import write
 
     written = write(Path(args.out))
     print(f"wrote {len(written)} schemas to {args.out}")
     client = Path(args.client)
     if (client / "package.json").is_file():
-        from . import clientgen
+        from .protocol import client_copies as clientgen
 
         for path in clientgen.write(client):
             print(f"wrote {path}")

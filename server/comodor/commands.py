@@ -43,7 +43,7 @@ def _teach(app: ComodorApp, params: p.TeachParams) -> p.LessonResult:
 
 
 def _teach_rule(app: ComodorApp, params: p.TeachRuleParams) -> p.RuleResult:
-    from .capture.taught import statement_dimension
+    from .conventions.taught import statement_dimension
 
     # "Use single quotes for strings." is quotes.style = single: checked like a learned rule
     dimension = statement_dimension(params.statement)

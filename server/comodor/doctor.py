@@ -9,7 +9,7 @@ from __future__ import annotations
 import attrs
 
 from .app import ComodorApp
-from .brain.schema import SCHEMA_VERSION
+from .brain.store.sqlite_schema import SCHEMA_VERSION
 
 
 @attrs.frozen
@@ -61,8 +61,8 @@ def _model(app: ComodorApp) -> Check:
     settings = app.settings.reflect
     if not settings.active:
         return Check("model", True, "reflection is off; nothing is sent anywhere")
-    from .reflect.errors import ReflectError
     from .reflect.gateway import ChatGateway
+    from .reflect.reflection_error import ReflectError
 
     gateway = ChatGateway(
         settings.endpoint,
@@ -81,7 +81,7 @@ def _model(app: ComodorApp) -> Check:
 
 def _database(app: ComodorApp) -> Check | None:
     """The team database: reachable, migrated, how fast, and what waits to be sent."""
-    from .brain.store.team import TeamStore
+    from .teamdb.team_store import TeamStore
 
     store = app.engine.store
     if not isinstance(store, TeamStore):

@@ -37,7 +37,7 @@ import attrs
 from .brain.atomic import write_atomic
 from .brain.events import Event, RulesChanged
 from .brain.models import Rule
-from .brain.rules import rule_line
+from .brain.rules.judgement import rule_line
 from .paths import resolve_inside, writable_folder
 
 if TYPE_CHECKING:

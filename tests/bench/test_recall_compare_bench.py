@@ -47,7 +47,7 @@ def test_the_old_walk_and_the_new_index_agree_when_the_walk_is_not_cut(tmp_path:
     assert all(lesson.trigger_terms for lesson in lessons)
     untold = [lesson._replace(trigger_terms=0) for lesson in lessons]  # every term alike
     old, new = recall_compare.old_index(lessons), recall_compare.new_index(untold)
-    from comodor_lsp.brain.text import terms
+    from comodor_lsp.brain.recall.text import terms
 
     from bench.corpus import Corpus
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 from comodor_lsp.brain.engine import LearningEngine
-from comodor_lsp.brain.merging import find_merges
+from comodor_lsp.brain.lessons.merging import find_merges
 from comodor_lsp.brain.models import Lesson, ProposedLesson
-from comodor_lsp.brain.text import terms
+from comodor_lsp.brain.recall.text import terms
 
 
 def _reflected(

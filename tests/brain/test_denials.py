@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from comodor_lsp.brain.denials import denial_key
 from comodor_lsp.brain.engine import LearningEngine
+from comodor_lsp.brain.rules.denials import denial_key
 
 
 @pytest.mark.parametrize(

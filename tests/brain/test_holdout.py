@@ -7,11 +7,11 @@ from pathlib import Path
 
 import attrs
 from comodor_lsp.brain.engine import LearningEngine
-from comodor_lsp.brain.holdout import compare_memory, withhold_memory
 from comodor_lsp.brain.models import Episode
-from comodor_lsp.brain.progress import analyse
-from comodor_lsp.brain.schema import MIGRATIONS, SCHEMA_VERSION
+from comodor_lsp.brain.progress.evidence import analyse
+from comodor_lsp.brain.progress.holdout import compare_memory, withhold_memory
 from comodor_lsp.brain.store import BrainStore
+from comodor_lsp.brain.store.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 
 
 def test_the_holdout_choice_is_deterministic_and_close_to_the_rate() -> None:

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 from comodor_lsp.brain.engine import LearningEngine
-from comodor_lsp.brain.schema import APPLICATION_ID, MIGRATIONS
 from comodor_lsp.brain.store import BrainStore
 from comodor_lsp.brain.store.database import split_sql
-from comodor_lsp.brain.store.identity import ForeignBrain
+from comodor_lsp.brain.store.file_identity import ForeignBrain
+from comodor_lsp.brain.store.sqlite_schema import APPLICATION_ID, MIGRATIONS
 from comodor_lsp.paths import project_key
 
 AGENT_SCHEMA = """

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from comodor_lsp.brain import index_file
 from comodor_lsp.brain.engine import LearningEngine
-from comodor_lsp.brain.index import (
+from comodor_lsp.brain.models import Lesson
+from comodor_lsp.brain.recall import snapshot_file as index_file
+from comodor_lsp.brain.recall.index import (
     CONFIDENCE_POWER,
     GUIDANCE_WEIGHT,
     MIN_RELEVANCE,
@@ -21,8 +22,7 @@ from comodor_lsp.brain.index import (
     IndexedLesson,
     RecallIndex,
 )
-from comodor_lsp.brain.models import Lesson
-from comodor_lsp.brain.text import terms
+from comodor_lsp.brain.recall.text import terms
 
 DAY = 86_400.0
 HALF_LIFE = 45.0
@@ -268,7 +268,7 @@ def _brain_id(path: Path) -> str:
 
 
 def _schema() -> int:
-    from comodor_lsp.brain.schema import SCHEMA_VERSION
+    from comodor_lsp.brain.store.sqlite_schema import SCHEMA_VERSION
 
     return SCHEMA_VERSION
 

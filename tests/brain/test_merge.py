@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from comodor_lsp.brain.engine import LearningEngine, ProposedLesson
-from comodor_lsp.brain.text import same_meaning
+from comodor_lsp.brain.recall.text import same_meaning
 
 
 def test_a_restatement_merges_and_raises_confidence(engine: LearningEngine) -> None:

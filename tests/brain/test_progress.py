@@ -6,7 +6,7 @@ import random
 
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.models import Episode
-from comodor_lsp.brain.progress import MIN_FOR_TREND, Series, analyse
+from comodor_lsp.brain.progress.evidence import MIN_FOR_TREND, Series, analyse
 
 
 def _episodes(

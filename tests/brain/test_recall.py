@@ -10,9 +10,9 @@ from pathlib import Path
 import attrs
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.models import Lesson
-from comodor_lsp.brain.schema import MIGRATIONS
+from comodor_lsp.brain.recall.text import terms
 from comodor_lsp.brain.store.database import split_sql
-from comodor_lsp.brain.text import terms
+from comodor_lsp.brain.store.sqlite_schema import MIGRATIONS
 from comodor_lsp.settings import LearningSettings
 
 DAY = 86_400.0

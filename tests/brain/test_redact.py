@@ -12,7 +12,7 @@ from pathlib import Path
 
 import attrs
 import pytest
-from comodor_lsp.brain.redact import SecretMatch, contains_secret, find_secrets, redact
+from comodor_lsp.brain.redaction.redactor import SecretMatch, contains_secret, find_secrets, redact
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 

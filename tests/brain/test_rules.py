@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from comodor_lsp.brain import rules as rules_module
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.models import Message, Vote
+from comodor_lsp.brain.rules import judgement as rules_module
 
 
 def quotes(value: str, kind: str = "correction", weight: float = 1.0) -> Vote:

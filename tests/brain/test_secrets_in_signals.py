@@ -15,8 +15,8 @@ import pytest
 from comodor_lsp.brain.blobs import BlobStore, content_key, text_hash
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.models import Message
-from comodor_lsp.brain.redact import redact
-from comodor_lsp.brain.signals import Pitfall, normalise_error
+from comodor_lsp.brain.redaction.redactor import redact
+from comodor_lsp.brain.rules.signals import Pitfall, normalise_error
 
 from tests.support.secrets import SECRET_SAMPLES, SecretSample
 

@@ -7,8 +7,14 @@ import math
 import random
 
 import pytest
-from comodor_lsp.brain import significance
-from comodor_lsp.brain.significance import EXACT_LIMIT, fisher_exact, holm, midranks, rank_test
+from comodor_lsp.brain.progress import significance
+from comodor_lsp.brain.progress.significance import (
+    EXACT_LIMIT,
+    fisher_exact,
+    holm,
+    midranks,
+    rank_test,
+)
 
 
 def _enumerated_p(first: list[float], second: list[float]) -> float:

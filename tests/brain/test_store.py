@@ -12,8 +12,8 @@ import pytest
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.errors import BrainError, BrainUnavailable
 from comodor_lsp.brain.models import Lesson
-from comodor_lsp.brain.schema import COMPATIBLE_FROM, SCHEMA_VERSION
 from comodor_lsp.brain.store import BrainStore
+from comodor_lsp.brain.store.sqlite_schema import COMPATIBLE_FROM, SCHEMA_VERSION
 
 
 def test_new_brain_uses_wal_foreign_keys_and_current_schema(brain_path: Path) -> None:

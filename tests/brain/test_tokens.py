@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 from comodor_lsp.brain.engine import LearningEngine
-from comodor_lsp.brain.schema import MIGRATIONS
+from comodor_lsp.brain.recall.text import terms, trigger_prefix, words
 from comodor_lsp.brain.store.database import split_sql
-from comodor_lsp.brain.text import terms, trigger_prefix, words
+from comodor_lsp.brain.store.sqlite_schema import MIGRATIONS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

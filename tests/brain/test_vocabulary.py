@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from comodor_lsp.brain.engine import LearningEngine
-from comodor_lsp.brain.vocabulary import MAX_EXPANSION, _associate
+from comodor_lsp.brain.recall.vocabulary import MAX_EXPANSION, _associate
 
 
 def _succeed(engine: LearningEngine, goal: str) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from comodor_lsp.capture.conventions import Correction, analyse_correction, language_of
-from comodor_lsp.capture.votes import CATALOG
+from comodor_lsp.conventions.corrections import Correction, analyse_correction, language_of
+from comodor_lsp.conventions.votes import CATALOG
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

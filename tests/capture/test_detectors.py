@@ -9,7 +9,7 @@ from __future__ import annotations
 import textwrap
 
 import pytest
-from comodor_lsp.capture.conventions import Correction, analyse_correction
+from comodor_lsp.conventions.corrections import Correction, analyse_correction
 
 
 def code(text: str) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from comodor_lsp.capture.violations.model import Fix, Replacement, merge_fixes
+from comodor_lsp.diagnostics.violations.model import Fix, Replacement, merge_fixes
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-from comodor_lsp.capture.scan import Scan, project_fingerprint, scan_project
-from comodor_lsp.capture.votes import CATALOG, Vote
+from comodor_lsp.conventions.scanning.scan import Scan, project_fingerprint, scan_project
+from comodor_lsp.conventions.votes import CATALOG, Vote
 
 
 def write(root: Path, rel: str, text: str) -> Path:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.models import Rule
-from comodor_lsp.capture.scan import Scan, scan_project
+from comodor_lsp.conventions.scanning.scan import Scan, scan_project
 
 from tests.capture.test_scan import python_module, write
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from comodor_lsp.capture.violations import (
+from comodor_lsp.diagnostics.violations import (
     DocumentChecker,
     find_violations,
     find_violations_again,

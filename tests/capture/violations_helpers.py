@@ -9,7 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from comodor_lsp.capture.violations import (
+from comodor_lsp.diagnostics.violations import (
     Replacement,
     Violation,
     find_violations,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from comodor_lsp.brain.holdout import withhold_memory
+from comodor_lsp.brain.progress.holdout import withhold_memory
 from lsprotocol import types
 
 from tests.lsp.session import Session

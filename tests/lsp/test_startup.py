@@ -23,10 +23,10 @@ from tests.support.rpc import RawServer
 
 LATER = (
     "comodor_lsp.capture.tracker",
-    "comodor_lsp.capture.conventions",
-    "comodor_lsp.capture.violations",
-    "comodor_lsp.capture.service",
-    "comodor_lsp.diagnose",
+    "comodor_lsp.conventions.corrections",
+    "comodor_lsp.diagnostics.violations",
+    "comodor_lsp.capture.workspace_capture",
+    "comodor_lsp.diagnostics.rule_check",
     "comodor_lsp.sync",
     "numpy",
     "watchdog",

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from comodor_lsp.mcp_tools import TOOLS, ForgetParams
-from comodor_lsp.schemas import object_schema
+from comodor_lsp.protocol.schema_export import object_schema
 from mcp.client.session import ClientSession
 
 from tests.lsp.session import Session, check, schema

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from comodor_lsp.app import ComodorApp
 from comodor_lsp.brain.models import Vote
-from comodor_lsp.team import import_team_rules
+from comodor_lsp.committed_rules import import_team_rules
 
 TEAM_FILE = """# House rules
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from .atomic import write_atomic
 from .errors import BrainUnavailable
-from .redact import redact
+from .redaction.redactor import redact
 
 
 def text_hash(text: str) -> str:

@@ -12,12 +12,12 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from .context import Shared
 from .events import AgentWrote, CorrectionCounted, UndoCounted
-from .house_rules import HouseRules
-from .lessons import LessonBook
+from .lessons.book import LessonBook
 from .models import Rule, Vote
-from .redact import redact
+from .redaction.redactor import redact
+from .rules.house_rules import HouseRules
+from .shared import Shared
 from .store import AgentWrite
 
 MAX_DIFF_CHARS = 20_000

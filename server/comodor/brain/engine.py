@@ -17,11 +17,11 @@ Everything recalled is also *shown* to the user (hover, views, notifications): a
 memory you cannot inspect is one you cannot trust.
 
 :class:`LearningEngine` is a small façade over one part per concern —
-:mod:`~comodor.brain.lessons` (recall, teaching, merging),
-:mod:`~comodor.brain.house_rules` (votes and the rule cache),
+:mod:`~comodor.brain.lessons.book` (recall, teaching, merging),
+:mod:`~comodor.brain.rules.house_rules` (votes and the rule cache),
 :mod:`~comodor.brain.tasks` (tasks and credit),
 :mod:`~comodor.brain.checkpoints` (agent writes, corrections, undos) — which
-share one :class:`~comodor.brain.context.Shared`. It speaks Python (brain
+share one :class:`~comodor.brain.shared.Shared`. It speaks Python (brain
 records, typed events) and validates nothing a protocol already validated: input
 from clients is checked once, at the edge (``comodor.protocol``).
 
@@ -42,11 +42,9 @@ from typing import Any
 from ..settings import LearningSettings
 from .blobs import BlobStore
 from .checkpoints import Checkpoints
-from .context import Shared
 from .events import ChangedElsewhere, EventBus, LessonsLearned
-from .house_rules import Dimension, HouseRules
-from .lessons import LessonBook
-from .merging import Consolidation
+from .lessons.book import LessonBook
+from .lessons.merging import Consolidation
 from .models import (
     Lesson,
     Message,
@@ -57,8 +55,10 @@ from .models import (
     Vote,
 )
 from .playbook import Playbook, PlaybookMaker
-from .progress import Progress
-from .rules import export_meta_key, text_digest
+from .progress.evidence import Progress
+from .rules.house_rules import Dimension, HouseRules
+from .rules.judgement import export_meta_key, text_digest
+from .shared import Shared
 from .store import AgentWrite, BrainStore, Store
 from .tasks import Reflector, Task, TaskLedger
 

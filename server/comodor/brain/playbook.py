@@ -12,13 +12,13 @@ from collections.abc import Sequence
 
 import attrs
 
-from . import rules as rules_module
-from .context import Shared
-from .house_rules import HouseRules
-from .lessons import LessonBook
-from .lessons_md import lesson_line
+from .lessons.book import LessonBook
+from .lessons.markdown import lesson_line
 from .models import Lesson, Rule, Skill
-from .text import estimate_tokens
+from .recall.text import estimate_tokens
+from .rules import judgement as rules_module
+from .rules.house_rules import HouseRules
+from .shared import Shared
 
 PLAYBOOK_HEADER = (
     "Learned playbook: what earlier tasks in this project established. Treat these as "

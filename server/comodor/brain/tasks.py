@@ -15,17 +15,17 @@ from typing import Protocol
 
 import attrs
 
-from . import signals
-from .context import Shared
 from .errors import InvalidInput
 from .events import FeedbackGiven, Recalled
-from .holdout import withhold_memory
-from .house_rules import HouseRules
-from .lessons import LessonBook
+from .lessons.book import LessonBook
 from .models import Episode, EpisodeSummary, Message, Rule, Vote
 from .playbook import Playbook, PlaybookMaker
-from .progress import Progress, analyse
-from .redact import redact
+from .progress.evidence import Progress, analyse
+from .progress.holdout import withhold_memory
+from .redaction.redactor import redact
+from .rules import signals
+from .rules.house_rules import HouseRules
+from .shared import Shared
 
 MAX_GOAL_CHARS = 1000
 

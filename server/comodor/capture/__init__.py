@@ -2,11 +2,11 @@
 
 Pure analysis, no editor, LSP or storage code; the server wires it in.
 
-- :mod:`~comodor.capture.votes`: the :class:`Vote` and the one catalog of dimensions,
+- :mod:`~comodor.conventions.votes`: the :class:`Vote` and the one catalog of dimensions,
   values and the sentence each value stands for.
-- :mod:`~comodor.capture.conventions`: :func:`analyse_correction` (agent's text vs what
+- :mod:`~comodor.conventions.corrections`: :func:`analyse_correction` (agent's text vs what
   the user saved) and :func:`language_of`.
-- :mod:`~comodor.capture.scan`: :func:`scan_project` and :func:`project_fingerprint`
+- :mod:`~comodor.conventions.scanning.scan`: :func:`scan_project` and :func:`project_fingerprint`
   (config evidence plus observations counted in sampled code).
 - :mod:`~comodor.capture.watcher`: :class:`WorkspaceWatcher`, coalesced and filtered
   file changes in the workspace, flagged when git made them (threads, no LSP).

@@ -45,9 +45,9 @@ import attrs
 from ..brain.blobs import content_key, redacted_key, text_hash
 from ..brain.engine import LearningEngine
 from ..brain.models import Rule
-from ..brain.redact import redact
+from ..brain.redaction.redactor import redact
 from ..brain.store import AgentWrite
-from .conventions import analyse_correction, language_of
+from ..conventions.corrections import analyse_correction, language_of
 from .own_writes import OwnWrites
 
 Post = Callable[[Callable[[], object], str], None]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from . import code_actions, commands, diagnostics, documents, hover, lifecycle
+from . import code_actions, diagnostics, documents, hover, lifecycle
+from . import execute_command as commands
 from .server import ComodorServer
 
 

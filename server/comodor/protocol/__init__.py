@@ -4,7 +4,7 @@ This package is the single source of truth for the shapes clients see: the
 language server, the MCP server and the CLI all structure incoming arguments
 with :func:`structure` and turn results and events into JSON with
 :func:`unstructure` and :class:`Wire`; ``schemas/`` is generated from these
-classes (:mod:`comodor.schemas`), and the TypeScript client's types are
+classes (:mod:`comodor.protocol.schema_export`), and the TypeScript client's types are
 generated from those schemas.
 
 - :mod:`~comodor.protocol.fields` — validated field declarations (one validator).

@@ -3,7 +3,7 @@
 A params class declares each field once (``attrs.field(**text(max_chars=2000))``);
 the attrs validator checks it when a client's JSON is structured, raising
 :class:`~comodor.brain.errors.InvalidInput` that names the field as the client
-spelled it, and ``comodor.schemas`` publishes the same limits from the field's
+spelled it, and ``comodor.protocol.schema_export`` publishes the same limits from the field's
 metadata. So the wire format has exactly one validator.
 """
 

@@ -1,4 +1,4 @@
-"""The brain's :class:`~comodor.brain.progress.Progress` as the protocol's ``ProgressResult``.
+"""The brain's :class:`~comodor.brain.progress.evidence.Progress` as ``ProgressResult``.
 
 Part of the edge (see :mod:`comodor.protocol.convert`): the one conversion of
 progress into wire objects.
@@ -10,8 +10,8 @@ the terminal show the same verdicts, in the same words.
 
 from __future__ import annotations
 
-from ..brain.holdout import Holdout
-from ..brain.progress import Progress, Series
+from ..brain.progress.evidence import Progress, Series
+from ..brain.progress.holdout import Holdout
 from . import results as p
 
 

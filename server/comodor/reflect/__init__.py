@@ -8,7 +8,7 @@ and :mod:`.reflector` composes the three for the worker.
 
 from __future__ import annotations
 
-from .errors import ReflectError
+from .background import ReflectionWorker, should_reflect
 from .gateway import ChatGateway
 from .parse import (
     ParseResult,
@@ -17,6 +17,7 @@ from .parse import (
     Reflection,
     parse_reflection,
 )
+from .reflection_error import ReflectError
 from .reflector import CompletionGateway, Reflector
 from .transcript import (
     SYSTEM_PROMPT,
@@ -25,7 +26,6 @@ from .transcript import (
     build_messages,
     build_transcript,
 )
-from .worker import ReflectionWorker, should_reflect
 
 __all__ = [
     "SYSTEM_PROMPT",

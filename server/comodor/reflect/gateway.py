@@ -34,7 +34,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from .errors import ReflectError
+from .reflection_error import ReflectError
 
 __all__ = ["ChatGateway", "ReflectError", "normalize_endpoint"]
 

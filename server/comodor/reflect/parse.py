@@ -19,7 +19,7 @@ from typing import Any, Literal, NamedTuple
 import attrs
 
 from ..brain.models import ProposedLesson
-from ..brain.text import is_vague
+from ..brain.recall.text import is_vague
 
 __all__ = [
     "KINDS",

@@ -2,7 +2,7 @@
 
 This package is where Comodor talks to a database server; the brain itself imports
 no driver (``comodor.brain`` stays a plain library). :func:`open_team_store` builds
-the brain's :class:`~comodor.brain.store.team.TeamStore` over the local file and a
+the brain's :class:`~comodor.teamdb.team_store.TeamStore` over the local file and a
 :class:`~comodor.teamdb.postgres.PostgresStore`; :class:`~comodor.teamdb.listener.
 TeamListener` turns ``NOTIFY`` into catch-ups and notices an outage and its end.
 
@@ -18,8 +18,8 @@ from pathlib import Path
 
 from ..brain.errors import BrainError, BrainUnavailable
 from ..brain.store import BrainStore
-from ..brain.store.team import TeamStore
 from .postgres import is_database_url, redact_url, refused_login
+from .team_store import TeamStore
 
 __all__ = ["is_database_url", "open_team_store", "redact_url"]
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import statistics
 
-from ..brain.store.team import TeamStore
 from .postgres import PostgresStore
-from .schema import TEAM_SCHEMA_VERSION
+from .postgres_schema import TEAM_SCHEMA_VERSION
+from .team_store import TeamStore
 
 PINGS = 5
 

@@ -2,7 +2,7 @@
 
 One daemon thread per running server holds a connection of its own with
 ``LISTEN comodor_brain``. Every commit to the shared tables ends in a ``NOTIFY``
-carrying the writer's origin token (see :mod:`comodor.teamdb.schema`); a token that
+carrying the writer's origin token (see :mod:`comodor.teamdb.postgres_schema`); a token that
 is not ours is another user's (or another process's) change, and ``on_change`` hands
 the catching up to the brain worker (``LearningEngine.catch_up``: the recall index
 follows the lesson log, the rule cache reloads, hover, diagnostics and views refresh,
@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .postgres import CONNECT_TIMEOUT_S
-from .schema import CHANNEL
+from .postgres_schema import CHANNEL
 
 log = logging.getLogger(__name__)
 

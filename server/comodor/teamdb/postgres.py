@@ -3,7 +3,7 @@
 Why PostgreSQL: a team that outgrows one laptop already runs one, knows how to back
 it up, secure it and watch it; Comodor needs no server of its own. psycopg 3 with a
 small pool (``psycopg-pool``) talks to it; the table code is the same as for the
-SQLite file (see :mod:`comodor.brain.store.base`): this module turns ``?`` into ``%s``
+SQLite file (see :mod:`comodor.brain.store.backend`): this module turns ``?`` into ``%s``
 and supplies the three transaction shapes.
 
 * **Writes** run in one explicit transaction on a pooled connection. A writer that
@@ -15,7 +15,7 @@ and supplies the three transaction shapes.
 * **Full-text search** is the ``fts`` column (``to_tsvector('english', …)``, kept by a
   trigger only when the text changes) with ``ts_rank``.
 * **Freshness**: every connection sets ``comodor.origin`` to this store's token, and
-  the schema's triggers send it with ``NOTIFY`` (see :mod:`comodor.teamdb.schema`).
+  the schema's triggers send it with ``NOTIFY`` (see :mod:`comodor.teamdb.postgres_schema`).
 
 Secrets: the password comes from ``PGPASSWORD`` or ``~/.pgpass`` (libpq reads both);
 a URL that carries one anyway is shown only through :func:`redact_url`. Connecting
@@ -36,12 +36,17 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from ..brain.errors import BrainError, BrainUnavailable
-from ..brain.identity import current_user
-from ..brain.schema import usable_by
-from ..brain.store.base import StoreBase, Tx
-from ..brain.store.lessons import LessonRows
-from ..brain.store.rules import RuleRows
-from .schema import MIGRATION_LOCK, TEAM_COMPATIBLE_FROM, TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION
+from ..brain.store.backend import StoreBase, Tx
+from ..brain.store.lesson_table import LessonRows
+from ..brain.store.rule_table import RuleRows
+from ..brain.store.sqlite_schema import usable_by
+from ..brain.user_name import current_user
+from .postgres_schema import (
+    MIGRATION_LOCK,
+    TEAM_COMPATIBLE_FROM,
+    TEAM_MIGRATIONS,
+    TEAM_SCHEMA_VERSION,
+)
 
 log = logging.getLogger(__name__)
 

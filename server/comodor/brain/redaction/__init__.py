@@ -7,7 +7,7 @@
 * :mod:`.entropy` -- random-looking tokens nothing else names.
 
 The engine that runs them, merges what they find and writes ``[REDACTED:<kind>]`` markers is
-:mod:`comodor.brain.redact`.
+:mod:`comodor.brain.redaction.redactor`.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ from __future__ import annotations
 from typing import Final
 
 from .base import Rule
-from .context import CONTEXT_RULES
 from .entropy import ENTROPY_RULES
 from .keys import KEY_RULES
+from .named_fields import CONTEXT_RULES
 from .providers import PROVIDER_RULES
 
 RULES: Final[tuple[Rule, ...]] = (*PROVIDER_RULES, *KEY_RULES, *CONTEXT_RULES, *ENTROPY_RULES)

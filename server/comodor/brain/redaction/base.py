@@ -2,7 +2,8 @@
 
 A rule is a compiled pattern plus a classifier that looks at each match (and the text around
 it) and names the kind of secret, or says it is not one. The engine in
-:mod:`comodor.brain.redact` runs every rule, merges what they find and writes the markers; the
+:mod:`comodor.brain.redaction.redactor` runs every rule, merges what they find and writes
+the markers; the
 families in this package only describe what a secret looks like.
 
 Rules must stay linear on hostile input: a pattern either starts with a literal (so the regex

@@ -175,7 +175,7 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     if decoded is not None:
         if not any(hint in decoded for hint in _SECRET_HINTS):
             return None
-        from ..redact import contains_secret
+        from .redactor import contains_secret
 
         return "encoded-secret" if contains_secret(decoded) else None
     if shannon_entropy(token) < _expected_entropy(length) - 0.6:

@@ -13,14 +13,14 @@ What the rest of the brain may call is the :class:`~.interface.Store` protocol.
 
 from __future__ import annotations
 
-from .checkpoints import CheckpointRows
+from .checkpoint_table import CheckpointRows
 from .database import Database
-from .episodes import EpisodeRows
+from .episode_table import EpisodeRows
 from .interface import TEAM_IDS, LogPosition, Store
-from .lessons import LessonRows
+from .lesson_table import LessonRows
 from .rows import AgentWrite, RuleRow, VoteRow
-from .rules import RuleRows
-from .vocabulary import VocabularyRows
+from .rule_table import RuleRows
+from .vocabulary_table import VocabularyRows
 
 __all__ = [
     "TEAM_IDS",

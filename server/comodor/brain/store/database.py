@@ -37,12 +37,12 @@ from typing import Any
 from urllib.parse import quote
 
 from ..errors import BrainError, BrainUnavailable
-from ..identity import current_user
-from ..schema import COMPATIBLE_FROM, MIGRATIONS, SCHEMA_VERSION, usable_by
-from ..text import terms, trigger_prefix
-from .base import StoreBase
-from .identity import Identity, classify, identify
+from ..recall.text import terms, trigger_prefix
+from ..user_name import current_user
+from .backend import StoreBase
+from .file_identity import Identity, classify, identify
 from .salvage import describe, salvage
+from .sqlite_schema import COMPATIBLE_FROM, MIGRATIONS, SCHEMA_VERSION, usable_by
 
 
 def _reason(error: BaseException, path: Path | None = None) -> str:

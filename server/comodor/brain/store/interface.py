@@ -3,7 +3,7 @@
 Two implementations satisfy :class:`Store`:
 
 * :class:`~comodor.brain.store.BrainStore` — the local SQLite file, the default;
-* :class:`~comodor.brain.store.team.TeamStore` — a team's PostgreSQL database for what
+* :class:`~comodor.teamdb.team_store.TeamStore` — a team's PostgreSQL database for what
   is shared (the project's lessons, skills, rules and their votes) over the local file
   for what never leaves the laptop (the ``global`` scope, tasks, signals, checkpoints,
   meta, and the outbox of writes made while the database was unreachable).

@@ -1,7 +1,7 @@
 """The outbox: every write for the team database is made durable in the local file first.
 
 A write to the team database is an *operation* (a store method and its arguments as
-JSON) with a unique op id. :class:`~comodor.brain.store.team.TeamStore` puts it here,
+JSON) with a unique op id. :class:`~comodor.teamdb.team_store.TeamStore` puts it here,
 then sends what is queued, oldest first; the team database records a *receipt* (the
 op id) in the same transaction as the operation, and only then is the entry deleted
 here. So:

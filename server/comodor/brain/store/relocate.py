@@ -21,7 +21,7 @@ import tempfile
 from pathlib import Path
 from urllib.parse import quote
 
-from .identity import ForeignBrain, Identity, identify
+from .file_identity import ForeignBrain, Identity, identify
 
 BLOBS_FOLDER = "blobs"
 

@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from ..models import Episode, Lesson
-from ..text import trigger_prefix
+from ..recall.text import trigger_prefix
 
 
 @attrs.frozen
@@ -34,7 +34,10 @@ class VoteRow:
 
 @attrs.frozen
 class RuleRow:
-    """A stored rule dimension with its votes; :mod:`comodor.brain.rules` decides the winner."""
+    """A stored rule dimension with its votes.
+
+    :mod:`comodor.brain.rules.judgement` decides the winner.
+    """
 
     id: int
     key: str

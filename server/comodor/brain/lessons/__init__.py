@@ -1,0 +1,1 @@
+"""Lessons: recall, teaching, merging restatements, lessons in words."""

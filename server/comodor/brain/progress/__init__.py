@@ -1,0 +1,1 @@
+"""Progress: whether the assistant is getting better, honestly tested."""

@@ -1,0 +1,241 @@
+"""Scrub secrets out of text before Comodor stores, logs, sends or writes it.
+
+Comodor remembers what happens in a workspace: lesson text, rule details, task goals, diffs,
+chat messages, the subjects of denied actions, checkpoints of files. All of that is copied out
+of editors, terminals and config files, which is exactly where credentials live. The invariant
+this module exists to uphold is:
+
+    **No secret reaches the brain file** (nor any other file the product writes, nor a model).
+
+So every string is passed through :func:`redact` on its way out, *before* anything else
+touches it (lower-casing or cutting a text first would leave fragments no rule recognises).
+A leaked lesson file is then an embarrassment, not an incident.
+
+What a secret looks like is the catalogue in :mod:`comodor.brain.redaction`: known provider
+prefixes, key material, values *named* like a secret (assignments, config lines, flags, URL
+user-info, headers) and random-looking tokens. This module is the engine: it runs the rules,
+merges overlapping findings and writes the markers.
+
+* Replacements look like ``[REDACTED:<kind>]``. Assignments keep their name and operator
+  (``password = [REDACTED:password]``), URLs their scheme and host, headers their name and
+  scheme, so redacted text stays readable.
+* Markers are never matched again, and the redacted text is re-scanned until nothing new turns
+  up, so :func:`redact` is idempotent: ``redact(redact(x)) == redact(x)``.
+* Speed and safety on hostile input (a pasted log can be megabytes): patterns start with a
+  literal where they can, so the regex engine skips ahead with a substring search;
+  case-insensitive rules run on a position-preserving lowercase copy of the text;
+  repetitions are possessive or over classes the next token cannot match, and classifiers
+  look a bounded distance around a match. Time is linear in the input (``bench/redaction.py``
+  measures it on 10 MB).
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Final
+
+import attrs
+
+from . import RULES
+from .base import MARKER_PREFIX, MARKER_RE
+
+__all__ = ["MARKER_PREFIX", "SecretMatch", "contains_secret", "cut", "find_secrets", "redact"]
+
+
+@attrs.frozen
+class SecretMatch:
+    """A secret found in a text: ``text[start:end]`` is what :func:`redact` replaces."""
+
+    kind: str
+    start: int
+    end: int
+
+
+def _require_str(text: object, function: str) -> str:
+    if not isinstance(text, str):
+        raise TypeError(f"{function}() argument 'text' must be str, not {type(text).__name__}")
+    return text
+
+
+_ASCII_LOWER: Final = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+
+
+def _lowercase(text: str) -> str:
+    """Lowercase *text* without moving any character (so match positions stay valid)."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered  # no character expanded, so every one stayed in place
+    return text.translate(_ASCII_LOWER)
+
+
+_Candidate = tuple[int, int, int, str]
+
+
+class _Coverage:
+    """Answers "does one span found so far contain this one?" in logarithmic time."""
+
+    def __init__(self, found: list[_Candidate]) -> None:
+        spans = sorted((start, end) for start, end, _, _ in found)
+        self._starts = [start for start, _ in spans]
+        self._reach: list[int] = []
+        reach = -1
+        for _, end in spans:
+            reach = max(reach, end)
+            self._reach.append(reach)
+
+    def covers(self, start: int, end: int) -> bool:
+        i = bisect.bisect_right(self._starts, start)
+        return i > 0 and self._reach[i - 1] >= end
+
+
+def _candidates(text: str) -> list[_Candidate]:
+    lowered = _lowercase(text)
+    markers = [m.span() for m in MARKER_RE.finditer(text)]
+    marker_starts = [start for start, _ in markers]
+    found: list[_Candidate] = []
+    covered: _Coverage | None = None
+    for rule in RULES:
+        subject = lowered if rule.on_lowercase else text
+        if rule.skip_covered and covered is None:
+            covered = _Coverage(found)
+        for m in rule.pattern.finditer(subject):
+            if rule.not_after and m.start() > 0 and subject[m.start() - 1] in rule.not_after:
+                continue
+            if rule.skip_covered and covered is not None and covered.covers(*m.span()):
+                continue
+            kind = rule.kind if rule.classify is None else rule.classify(m, text)
+            if kind is None:
+                continue
+            spans = [m.span("secret")] if rule.spans is None else rule.spans(m, text)
+            for start, stop in spans:
+                # Never take trailing line breaks or spaces along (truncated PEM bodies end so).
+                end = stop
+                while end > start and text[end - 1].isspace():
+                    end -= 1
+                if end <= start:
+                    continue
+                # Text already redacted stays as it is: that is what makes redact() idempotent.
+                i = bisect.bisect_left(marker_starts, end)
+                if i > 0 and markers[i - 1][1] > start:
+                    continue
+                found.append((start, end, rule.priority, kind))
+    return found
+
+
+def _merge(candidates: list[_Candidate]) -> list[SecretMatch]:
+    """Merge overlapping candidates, naming each merged match after its most specific rule."""
+    merged: list[SecretMatch] = []
+    best = -1
+    for start, end, priority, kind in sorted(candidates, key=lambda c: (c[0], -c[1], -c[2])):
+        if merged and start < merged[-1].end:
+            last = merged[-1]
+            if priority > best:
+                best = priority
+                last_kind = kind
+            else:
+                last_kind = last.kind
+            merged[-1] = SecretMatch(last_kind, last.start, max(last.end, end))
+        else:
+            merged.append(SecretMatch(kind, start, end))
+            best = priority
+    return merged
+
+
+def _replace(text: str, matches: list[SecretMatch]) -> str:
+    parts: list[str] = []
+    position = 0
+    for match in matches:
+        parts.append(text[position : match.start])
+        parts.append(f"{MARKER_PREFIX}{match.kind}]")
+        position = match.end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _to_original(found: list[SecretMatch], applied: list[SecretMatch]) -> list[SecretMatch]:
+    """Map matches found in the redacted text back to positions in the original text.
+
+    *found* never overlaps a marker, so each match sits between two of *applied*'s markers and
+    moves by the length difference accumulated up to there.
+    """
+    marker_ends: list[int] = []
+    shifts: list[int] = []
+    shift = 0
+    for match in applied:
+        marker_length = len(MARKER_PREFIX) + len(match.kind) + 1
+        marker_ends.append(match.start + shift + marker_length)
+        shift += marker_length - (match.end - match.start)
+        shifts.append(shift)
+    mapped: list[SecretMatch] = []
+    for match in found:
+        i = bisect.bisect_right(marker_ends, match.start)
+        offset = shifts[i - 1] if i else 0
+        mapped.append(SecretMatch(match.kind, match.start - offset, match.end - offset))
+    return mapped
+
+
+def _scan(text: str) -> tuple[list[SecretMatch], str]:
+    """Find the secrets in *text* and redact them, until redacting again would change nothing.
+
+    Redacting one secret can expose another: a key glued to the end of another token fails
+    its word-boundary check until its neighbour has become a marker. So the redacted text is
+    scanned again and whatever turns up is mapped back and added. This is what guarantees
+    ``redact(redact(x)) == redact(x)``; for the usual text it costs one extra scan when a
+    secret was found and nothing when none was.
+    """
+    matches = _merge(_candidates(text))
+    redacted = _replace(text, matches) if matches else text
+    while matches:
+        more = _merge(_candidates(redacted))
+        if not more:
+            break
+        matches = _merge(
+            [
+                (m.start, m.end, 0, m.kind)
+                for m in sorted([*matches, *_to_original(more, matches)], key=lambda m: m.start)
+            ]
+        )
+        redacted = _replace(text, matches)
+    return matches, redacted
+
+
+def find_secrets(text: str) -> list[SecretMatch]:
+    """Return the secrets in *text*, in order, without overlaps.
+
+    Overlapping findings (a token inside a URL, a key inside a quoted assignment) are merged
+    into one match covering all of them, named after the most specific kind involved.
+    Replacing exactly these spans is what :func:`redact` does.
+    """
+    _require_str(text, "find_secrets")
+    return _scan(text)[0]
+
+
+def redact(text: str) -> str:
+    """Return *text* with every secret replaced by ``[REDACTED:<kind>]``.
+
+    Assignments keep their name and operator (``password = [REDACTED:password]``) and URLs keep
+    their scheme and host (``https://[REDACTED:url-credentials]@example.com/``), so redacted
+    text stays readable. ``redact(redact(x)) == redact(x)``.
+    """
+    _require_str(text, "redact")
+    return _scan(text)[1]
+
+
+def contains_secret(text: str) -> bool:
+    """Whether :func:`redact` would change *text*."""
+    _require_str(text, "contains_secret")
+    return bool(_merge(_candidates(text)))
+
+
+def cut(text: str, limit: int) -> str:
+    """*text* cut to at most *limit* characters, never in the middle of a marker.
+
+    Cutting redacted text through ``[REDACTED:aws-access-key]`` would leave a stump that no
+    longer says what was there; the cut moves back to before the marker instead.
+    """
+    if len(text) <= limit:
+        return text
+    start = text.rfind(MARKER_PREFIX, max(0, limit - 64), limit + len(MARKER_PREFIX))
+    if 0 <= start < limit and not 0 <= text.find("]", start) < limit:
+        return text[:start]
+    return text[:limit]

@@ -1,0 +1,1 @@
+"""House rules: votes into rules, the verdict on a dimension, denials, signals."""

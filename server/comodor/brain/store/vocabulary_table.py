@@ -1,0 +1,69 @@
+"""The learned vocabulary in the brain file: counts of terms and term pairs over tasks.
+
+Counts only, incremented in SQL (two processes learning at once both count);
+what they mean (NPMI, which associations are strong) is computed by
+:mod:`comodor.brain.recall.vocabulary` from :meth:`VocabularyRows.vocabulary`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .backend import StoreBase
+
+_UPSERT_TERM = (
+    "INSERT INTO vocab_terms (scope, side, term, tasks) VALUES (?, ?, ?, 1)"
+    " ON CONFLICT (scope, side, term) DO UPDATE SET tasks = tasks + 1"
+)
+_UPSERT_PAIR = (
+    "INSERT INTO vocab_pairs (scope, query_term, lesson_term, tasks) VALUES (?, ?, ?, 1)"
+    " ON CONFLICT (scope, query_term, lesson_term) DO UPDATE SET tasks = tasks + 1"
+)
+
+
+class VocabularyRows(StoreBase):
+    """The vocabulary part of :class:`comodor.brain.store.BrainStore`."""
+
+    def observe_vocabulary(
+        self, scope: str, query_terms: Sequence[str], lesson_terms: Sequence[str]
+    ) -> None:
+        """One successful task: its request's terms went with its lessons' terms."""
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO vocab_tasks (scope, tasks) VALUES (?, 1)"
+                " ON CONFLICT (scope) DO UPDATE SET tasks = tasks + 1",
+                (scope,),
+            )
+            conn.executemany(_UPSERT_TERM, [(scope, "q", term) for term in query_terms])
+            conn.executemany(_UPSERT_TERM, [(scope, "l", term) for term in lesson_terms])
+            conn.executemany(
+                _UPSERT_PAIR,
+                [(scope, q, lesson) for q in query_terms for lesson in lesson_terms if q != lesson],
+            )
+
+    def vocabulary_tasks(self, scope: str) -> int:
+        """How many successful tasks the vocabulary of ``scope`` has seen (its version)."""
+        rows = self._read("SELECT tasks FROM vocab_tasks WHERE scope = ?", (scope,))
+        return int(rows[0][0]) if rows else 0
+
+    def vocabulary(
+        self, scope: str, min_pair_tasks: int
+    ) -> tuple[int, dict[tuple[str, str], int], list[tuple[str, str, int]]]:
+        """Tasks seen, per-side term counts, and pairs seen in ``min_pair_tasks`` tasks or more."""
+        with self._snapshot() as conn:
+            row = conn.execute("SELECT tasks FROM vocab_tasks WHERE scope = ?", (scope,)).fetchone()
+            counts = {
+                (side, term): int(tasks)
+                for side, term, tasks in conn.execute(
+                    "SELECT side, term, tasks FROM vocab_terms WHERE scope = ?", (scope,)
+                ).fetchall()
+            }
+            pairs = [
+                (query_term, lesson_term, int(tasks))
+                for query_term, lesson_term, tasks in conn.execute(
+                    "SELECT query_term, lesson_term, tasks FROM vocab_pairs"
+                    " WHERE scope = ? AND tasks >= ?",
+                    (scope, min_pair_tasks),
+                ).fetchall()
+            ]
+        return (int(row[0]) if row else 0), counts, pairs

@@ -1,0 +1,1 @@
+"""Conventions: the catalogue of dimensions, the lexer, correction detectors and the scan."""

@@ -1,0 +1,1 @@
+"""The start-up scan: what a project's config files and its own code say about conventions."""

@@ -1,0 +1,1 @@
+"""Diagnostics: which rules a document is checked against, and where it breaks them."""

@@ -1,0 +1,66 @@
+"""Opening the brain an app asked for: the local file, or a team database over it.
+
+``ComodorApp`` calls :func:`open_store` once, with the settings every door resolves
+the same way (``brain.url``: ``initializationOptions``, the user-level settings file
+or ``COMODOR_BRAIN_URL``; never a workspace), and :func:`watch_team` from
+``watch_other_processes`` in long-running hosts. The team database itself lives in
+:mod:`comodor.teamdb`, imported only when a URL is set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..brain.events import EventBus, Notice
+from ..brain.store import BrainStore, Store
+from ..settings import Settings
+
+if TYPE_CHECKING:
+    from .listener import TeamListener
+
+
+def open_store(settings: Settings, brain_path: Path, *, strict: bool) -> Store:
+    """The store for these settings (``strict``: a refused login is an error, not offline)."""
+    url = settings.brain.url.strip()
+    if not url:
+        return BrainStore(brain_path)
+    from . import open_team_store
+
+    return open_team_store(brain_path, url, strict=strict)
+
+
+def announce_notices(store: Store, bus: EventBus) -> None:
+    """A team store's outage and recovery notices become :class:`Notice` events."""
+    from .team_store import TeamStore
+
+    if isinstance(store, TeamStore):
+        store.on_notice(lambda message: bus.emit(Notice(message)))
+
+
+def watch_team(
+    store: Store,
+    url: str,
+    post: Callable[[Callable[[], object], str], None],
+    catch_up: Callable[[], object],
+) -> TeamListener | None:
+    """Listen for other users' changes and for outages (None without a team database)."""
+    from .team_store import TeamStore
+
+    if not isinstance(store, TeamStore):
+        return None
+    from .listener import TeamListener
+
+    def changed(ours: bool) -> None:
+        store.note_team_change(ours)
+        if not ours:
+            post(catch_up, "catch up with the team database")
+
+    def back() -> None:
+        store.reachable_again()
+        post(catch_up, "send the outbox and catch up with the team database")
+
+    return TeamListener(
+        url, store.origin, on_change=changed, on_lost=store.went_offline, on_back=back
+    ).start()
