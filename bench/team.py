@@ -27,7 +27,7 @@ from pathlib import Path
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.models import Vote
 from comodor_lsp.brain.store import BrainStore, Store
-from comodor_lsp.teamdb import open_team_store
+from comodor_lsp.teamdb.connect import open_team_store
 
 from bench.corpus import Corpus
 from tests.support.postgres import PASSWORD, Cluster, server_bin

@@ -174,7 +174,7 @@ def test_build_makes_a_wheel_and_an_sdist_that_twine_accepts(distribution: Path)
         metadata = archive.read(f"{info}/METADATA").decode()
         scripts = archive.read(f"{info}/entry_points.txt").decode()
     assert {name.split("/")[0] for name in names} == {"comodor_lsp", info}
-    assert "comodor_lsp/py.typed" in names and "comodor_lsp/brain/store/identity.py" in names
+    assert "comodor_lsp/py.typed" in names and "comodor_lsp/brain/store/file_identity.py" in names
     assert f"Name: comodor-lsp\nVersion: {__version__}\n" in metadata
     # Only our command: a `comodor` script would shadow PyPI's other comodor.
     assert scripts.split() == ["[console_scripts]", "comodor-lsp", "=", "comodor_lsp.cli:main"]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 from comodor_lsp.brain.store import BrainStore
-from comodor_lsp.teamdb import open_team_store
+from comodor_lsp.teamdb.connect import open_team_store
 
 from bench import team
 from tests.support.postgres import Cluster

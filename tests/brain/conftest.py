@@ -40,7 +40,7 @@ def open_engine(
 
             store = BrainStore(where, voter=user)
         else:
-            from comodor_lsp.teamdb import open_team_store
+            from comodor_lsp.teamdb.connect import open_team_store
 
             store = open_team_store(where, url, voter=user, strict=True)  # type: ignore[assignment]
         engine = LearningEngine(store, scope)

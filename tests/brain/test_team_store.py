@@ -19,7 +19,7 @@ from comodor_lsp.brain.models import Vote
 from comodor_lsp.brain.store import TEAM_IDS, BrainStore
 from comodor_lsp.brain.store.outbox import PENDING_IDS
 from comodor_lsp.brain.store.sqlite_schema import MIGRATIONS
-from comodor_lsp.teamdb import open_team_store
+from comodor_lsp.teamdb.connect import open_team_store
 from comodor_lsp.teamdb.postgres import redact_url
 from comodor_lsp.teamdb.postgres_schema import TEAM_COMPATIBLE_FROM, TEAM_SCHEMA_VERSION
 from comodor_lsp.teamdb.team_store import TeamStore

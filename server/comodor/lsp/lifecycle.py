@@ -75,10 +75,7 @@ async def initialize(ls: ComodorServer, params: types.InitializeParams) -> None:
 
 async def initialized(ls: ComodorServer, params: types.InitializedParams) -> None:
     del params
-    pulling = asyncio.ensure_future(pull_configuration(ls))
-    ls.settings_in_flight.add(pulling)
-    pulling.add_done_callback(ls.settings_in_flight.discard)
-    await pulling
+    await _pull_in_flight(ls)
     app = ls.require_app()
     ls.brain.post(app.engine.warm, "build the recall index")
     app.check_brain(on_notice=ls.tell_user)
@@ -100,7 +97,21 @@ async def did_change_configuration(
     ls: ComodorServer, params: types.DidChangeConfigurationParams
 ) -> None:
     del params
-    await pull_configuration(ls)
+    await _pull_in_flight(ls)
+
+
+async def _pull_in_flight(ls: ComodorServer) -> None:
+    """Pull the settings, and let every command that arrives meanwhile wait for them.
+
+    Both ``initialized`` and ``workspace/didChangeConfiguration`` are notifications: the
+    user's next request may already be queued behind them (a playbook right after
+    "learning off" must not still recall), so the pull is registered in
+    ``settings_in_flight`` before its first await.
+    """
+    pulling = asyncio.ensure_future(pull_configuration(ls))
+    ls.settings_in_flight.add(pulling)
+    pulling.add_done_callback(ls.settings_in_flight.discard)
+    await pulling
 
 
 async def shutdown(ls: ComodorServer, params: None) -> None:

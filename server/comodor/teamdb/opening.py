@@ -26,13 +26,15 @@ def open_store(settings: Settings, brain_path: Path, *, strict: bool) -> Store:
     url = settings.brain.url.strip()
     if not url:
         return BrainStore(brain_path)
-    from . import open_team_store
+    from .connect import open_team_store
 
     return open_team_store(brain_path, url, strict=strict)
 
 
 def announce_notices(store: Store, bus: EventBus) -> None:
     """A team store's outage and recovery notices become :class:`Notice` events."""
+    if isinstance(store, BrainStore):
+        return  # the local file alone: nothing of the team database is loaded
     from .team_store import TeamStore
 
     if isinstance(store, TeamStore):
@@ -46,6 +48,8 @@ def watch_team(
     catch_up: Callable[[], object],
 ) -> TeamListener | None:
     """Listen for other users' changes and for outages (None without a team database)."""
+    if isinstance(store, BrainStore):
+        return None
     from .team_store import TeamStore
 
     if not isinstance(store, TeamStore):
