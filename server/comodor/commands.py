@@ -20,7 +20,7 @@ from .brain.errors import InvalidInput
 from .brain.models import Message
 
 if TYPE_CHECKING:
-    from .app import ComodorApp
+    from .hosts import CommandHost
 
 
 @attrs.frozen
@@ -28,7 +28,7 @@ class Command:
     name: str
     params: type[Any]
     result: type[Any]
-    run: Callable[[ComodorApp, Any], Any]
+    run: Callable[[CommandHost, Any], Any]
     summary: str
     reads: bool = False
     """Only reads the brain: hosts may answer it while a write waits for a lock."""
@@ -37,12 +37,12 @@ class Command:
     (another process may have taught a rule a moment ago)."""
 
 
-def _teach(app: ComodorApp, params: p.TeachParams) -> p.LessonResult:
+def _teach(app: CommandHost, params: p.TeachParams) -> p.LessonResult:
     lesson = app.engine.teach(params.text, kind=params.kind, pinned=params.pinned)
     return p.LessonResult(app.wire.lesson(lesson))
 
 
-def _teach_rule(app: ComodorApp, params: p.TeachRuleParams) -> p.RuleResult:
+def _teach_rule(app: CommandHost, params: p.TeachRuleParams) -> p.RuleResult:
     from .conventions.taught import statement_dimension
 
     # "Use single quotes for strings." is quotes.style = single: checked like a learned rule
@@ -50,38 +50,38 @@ def _teach_rule(app: ComodorApp, params: p.TeachRuleParams) -> p.RuleResult:
     return p.RuleResult(app.wire.rule(app.engine.teach_rule(params.statement, dimension)))
 
 
-def _not_here(app: ComodorApp, params: p.NotHereParams) -> p.RuleResult:
+def _not_here(app: CommandHost, params: p.NotHereParams) -> p.RuleResult:
     return p.RuleResult(app.rule_exception(params.id, params.uri, params.place))
 
 
-def _forget(app: ComodorApp, params: p.IdParams) -> p.RemovedResult:
+def _forget(app: CommandHost, params: p.IdParams) -> p.RemovedResult:
     return p.RemovedResult(app.engine.forget(params.id))
 
 
-def _forget_rule(app: ComodorApp, params: p.IdParams) -> p.RemovedResult:
+def _forget_rule(app: CommandHost, params: p.IdParams) -> p.RemovedResult:
     return p.RemovedResult(app.engine.forget_rule(params.id))
 
 
-def _pin(app: ComodorApp, params: p.PinParams) -> p.OkResult:
+def _pin(app: CommandHost, params: p.PinParams) -> p.OkResult:
     return p.OkResult(app.engine.pin(params.id, params.pinned))
 
 
-def _set_rule(app: ComodorApp, params: p.SetRuleParams) -> p.OkResult:
+def _set_rule(app: CommandHost, params: p.SetRuleParams) -> p.OkResult:
     return p.OkResult(app.engine.set_rule(params.id, pinned=params.pinned, active=params.active))
 
 
-def _lessons(app: ComodorApp, params: p.LessonsParams) -> p.LessonsResult:
+def _lessons(app: CommandHost, params: p.LessonsParams) -> p.LessonsResult:
     return p.LessonsResult(app.wire.lessons(app.engine.search(params.query, params.limit)))
 
 
-def _rules(app: ComodorApp, params: p.RulesParams) -> p.RulesResult:
+def _rules(app: CommandHost, params: p.RulesParams) -> p.RulesResult:
     rules = app.engine.all_rules()
     if not params.include_unconfident:
         rules = [rule for rule in rules if rule.confident]
     return p.RulesResult(app.wire.rules(rules))
 
 
-def _playbook(app: ComodorApp, params: p.PlaybookParams) -> p.PlaybookResult:
+def _playbook(app: CommandHost, params: p.PlaybookParams) -> p.PlaybookResult:
     query = params.query
     if not query and params.uri is not None:
         query = app.document_query(params.uri)  # what was prefetched for that document
@@ -95,7 +95,7 @@ def _playbook(app: ComodorApp, params: p.PlaybookParams) -> p.PlaybookResult:
     )
 
 
-def _begin_task(app: ComodorApp, params: p.BeginTaskParams) -> p.BeginTaskResult:
+def _begin_task(app: CommandHost, params: p.BeginTaskParams) -> p.BeginTaskResult:
     task = app.engine.begin_task(params.goal)
     return p.BeginTaskResult(
         task_id=task.id,
@@ -107,7 +107,7 @@ def _begin_task(app: ComodorApp, params: p.BeginTaskParams) -> p.BeginTaskResult
     )
 
 
-def _end_task(app: ComodorApp, params: p.EndTaskParams) -> p.EndTaskResult:
+def _end_task(app: CommandHost, params: p.EndTaskParams) -> p.EndTaskResult:
     messages = [p.view_of(Message, message) for message in params.messages]
     episode_id = app.engine.end_task(
         params.task_id,
@@ -122,16 +122,16 @@ def _end_task(app: ComodorApp, params: p.EndTaskParams) -> p.EndTaskResult:
     return p.EndTaskResult(episode_id)
 
 
-def _feedback(app: ComodorApp, params: p.FeedbackParams) -> p.FeedbackResult:
+def _feedback(app: CommandHost, params: p.FeedbackParams) -> p.FeedbackResult:
     return p.FeedbackResult(app.engine.feedback(params.good, params.note, params.task_id))
 
 
-def _denied(app: ComodorApp, params: p.DeniedParams) -> p.RulesResult:
+def _denied(app: CommandHost, params: p.DeniedParams) -> p.RulesResult:
     rules = app.engine.on_denied(params.tool, params.subject, params.reason)
     return p.RulesResult(app.wire.rules(rules))
 
 
-def _agent_edit(app: ComodorApp, params: p.AgentEditParams) -> p.OkResult:
+def _agent_edit(app: CommandHost, params: p.AgentEditParams) -> p.OkResult:
     path = app.file_from_uri(params.uri)
     if params.text is not None and len(params.text) > app.settings.watch.max_file_bytes:
         raise InvalidInput("text", "is larger than watch.maxFileBytes")
@@ -140,7 +140,7 @@ def _agent_edit(app: ComodorApp, params: p.AgentEditParams) -> p.OkResult:
     return p.OkResult(True)
 
 
-def _undo(app: ComodorApp, params: p.UndoParams) -> p.UndoResult:
+def _undo(app: CommandHost, params: p.UndoParams) -> p.UndoResult:
     keys = []
     for position, uri in enumerate(params.uris):
         path = app.file_from_uri(uri, f"uris[{position}]")
@@ -149,24 +149,24 @@ def _undo(app: ComodorApp, params: p.UndoParams) -> p.UndoResult:
     return p.UndoResult(app.engine.on_undo(keys))
 
 
-def _export_rules(app: ComodorApp, params: p.ExportRulesParams) -> p.PathResult:
+def _export_rules(app: CommandHost, params: p.ExportRulesParams) -> p.PathResult:
     raw = params.path if params.path is not None else ".comodor/house-rules.md"
     return p.PathResult(str(app.export_rules(raw)))
 
 
-def _progress(app: ComodorApp, params: p.NoParams) -> p.ProgressResult:
+def _progress(app: CommandHost, params: p.NoParams) -> p.ProgressResult:
     from .protocol.progress import progress_result
 
     del params
     return progress_result(app.engine.progress())
 
 
-def _stats(app: ComodorApp, params: p.NoParams) -> p.StatsResult:
+def _stats(app: CommandHost, params: p.NoParams) -> p.StatsResult:
     del params
     return p.view_of(p.StatsResult, app.engine.stats(), watching=app.watching)
 
 
-def _tool(app: ComodorApp, params: p.ToolParams) -> p.ToolResult:
+def _tool(app: CommandHost, params: p.ToolParams) -> p.ToolResult:
     """An agent tool of the MCP table, run through whichever door the agent uses."""
     from .mcp_tools import call_tool
 
@@ -174,7 +174,7 @@ def _tool(app: ComodorApp, params: p.ToolParams) -> p.ToolResult:
     return p.ToolResult(is_error=not outcome.ok, text=outcome.text, data=outcome.data)
 
 
-def _consolidate(app: ComodorApp, params: p.NoParams) -> p.ConsolidateResult:
+def _consolidate(app: CommandHost, params: p.NoParams) -> p.ConsolidateResult:
     del params
     done = app.engine.consolidate()
     merges = [p.MergeObject(merge.kept, merge.merged) for merge in done.merges]

@@ -44,7 +44,7 @@ from .markup import MAX_RULE_CHARS, plain_text
 from .paths import resolve_inside
 
 if TYPE_CHECKING:
-    from .app import ComodorApp
+    from .hosts import RulesFileHost
 
 log = logging.getLogger(__name__)
 
@@ -56,7 +56,7 @@ MAX_TEAM_BYTES = 512_000
 MAX_TEAM_RULES = 500
 
 
-def _own_dimensions(app: ComodorApp) -> set[tuple[str, str | None]]:
+def _own_dimensions(app: RulesFileHost) -> set[tuple[str, str | None]]:
     """(key, language) of project rules that have evidence from outside the team files."""
     engine = app.engine
     own: set[tuple[str, str | None]] = set()
@@ -74,7 +74,7 @@ class TeamImport:
     notices: list[str]
 
 
-def _read_team_file(app: ComodorApp, relative: str, notices: list[str]) -> str | None:
+def _read_team_file(app: RulesFileHost, relative: str, notices: list[str]) -> str | None:
     """The file's text (up to the cap), or None when absent, unsafe, or our own export."""
     assert app.workspace is not None
     try:
@@ -102,7 +102,7 @@ def _read_team_file(app: ComodorApp, relative: str, notices: list[str]) -> str |
     return data.decode("utf-8", "replace")
 
 
-def import_team_rules(app: ComodorApp) -> TeamImport:
+def import_team_rules(app: RulesFileHost) -> TeamImport:
     """Read the committed rules files; return the rules that became confident."""
     notices: list[str] = []
     if app.workspace is None:

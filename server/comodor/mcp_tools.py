@@ -23,7 +23,7 @@ from .brain.errors import BrainError, InvalidInput
 from .protocol.jsonschema import object_schema
 
 if TYPE_CHECKING:
-    from .app import ComodorApp
+    from .hosts import ToolHost
 
 
 @attrs.frozen
@@ -273,7 +273,7 @@ class ToolOutcome:
     data: dict[str, Any] | None = None
 
 
-def call_tool(app: ComodorApp, name: str, arguments: object) -> ToolOutcome:
+def call_tool(app: ToolHost, name: str, arguments: object) -> ToolOutcome:
     """Run a tool (blocking: call it off the event loop). Bad input is an error outcome."""
     tool = TOOLS.get(name)
     if tool is None:

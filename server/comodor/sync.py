@@ -41,7 +41,7 @@ from .brain.rules.judgement import rule_line
 from .paths import resolve_inside, writable_folder
 
 if TYPE_CHECKING:
-    from .app import ComodorApp
+    from .hosts import SyncHost
 
 log = logging.getLogger(__name__)
 
@@ -297,7 +297,7 @@ def sync_rules(
     return reports
 
 
-def sync_app(app: ComodorApp, explicit: Sequence[str] = ()) -> list[SyncReport]:
+def sync_app(app: SyncHost, explicit: Sequence[str] = ()) -> list[SyncReport]:
     """``comodor-lsp sync`` for an app: its workspace, its confident rules, its settings."""
     if app.workspace is None:
         raise SyncError("there is no workspace folder to sync into")
@@ -321,7 +321,7 @@ class LiveSync:
     does nothing at all.
     """
 
-    def __init__(self, app: ComodorApp, delay: float = 0.3, max_delay: float = 1.0) -> None:
+    def __init__(self, app: SyncHost, delay: float = 0.3, max_delay: float = 1.0) -> None:
         self.app = app
         self.delay = delay
         self.max_delay = max_delay

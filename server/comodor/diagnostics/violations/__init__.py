@@ -20,9 +20,9 @@ thread (the language server runs them off its event loop).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 
-from . import commas, imports, indentation, naming, python_idioms, quotes, semicolons
+from .detectors import DETECTABLE, DETECTORS
 from .generated import not_hand_written
 from .incremental import DocumentChecker
 from .model import Fix, Replacement, Violation, merge_fixes
@@ -40,30 +40,6 @@ __all__ = [
     "not_hand_written",
     "split_lines",
 ]
-
-Detector = Callable[[Source, str, str, Mapping[str, str]], list[Violation]]
-
-DETECTORS: dict[str, Detector] = {
-    "quotes.style": lambda source, key, value, wanted: quotes.find(source, value),
-    "indent.style": indentation.find,
-    "indent.width": indentation.find,
-    "js.semicolons": lambda source, key, value, wanted: semicolons.find(source, value),
-    "python.string_format": lambda source, key, value, wanted: python_idioms.find_string_format(
-        source, value
-    ),
-    "python.return_annotations": lambda source, key, value, wanted: (
-        python_idioms.find_return_annotations(source, value)
-    ),
-    "naming.functions": lambda source, key, value, wanted: naming.find(source, key, value),
-    "naming.variables": lambda source, key, value, wanted: naming.find(source, key, value),
-    "naming.classes": lambda source, key, value, wanted: naming.find(source, key, value),
-    "trailing_commas": lambda source, key, value, wanted: commas.find(source, value),
-    "python.import_style": lambda source, key, value, wanted: imports.find(source, key, value),
-    "js.import_style": lambda source, key, value, wanted: imports.find(source, key, value),
-}
-
-DETECTABLE = frozenset(DETECTORS)
-"""Rule keys whose violations a detector can locate."""
 
 
 def find_violations(

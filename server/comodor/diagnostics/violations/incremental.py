@@ -41,7 +41,8 @@ from typing import TypeVar
 
 import attrs
 
-from . import imports
+from .detectors import DETECTORS
+from .imports import WHOLE_MODULE_VALUES, module_uses, whole_module_imports
 from .model import Violation
 from .source import Source
 
@@ -151,8 +152,6 @@ class DocumentChecker:
         wanted: Mapping[str, str],
     ) -> list[_Segment]:
         """Read lines ``[start, stop)`` as segments (one per top-level start inside)."""
-        from . import DETECTORS
-
         # ``lines[stop]`` (when there is one) starts the next segment: it has code.
         after = _code_of_line(lines[stop], language) if stop < len(lines) else None
         region = Source("\n".join(lines[start:stop]), language, path, after=after)
@@ -160,8 +159,8 @@ class DocumentChecker:
         found: dict[str, list[Violation]] = {}
         candidates: dict[str, list[tuple[Violation, str]]] = {}
         for rule, value in wanted.items():
-            if rule in _WHOLE_FILE and value in imports.WHOLE_MODULE_VALUES:
-                candidates[rule] = imports.whole_module_imports(region, rule, value)
+            if rule in _WHOLE_FILE and value in WHOLE_MODULE_VALUES:
+                candidates[rule] = whole_module_imports(region, rule, value)
             elif rule in DETECTORS:
                 found[rule] = DETECTORS[rule](region, rule, value, wanted)
         # One segment per region: what was read together is read again together. The
@@ -246,7 +245,7 @@ class DocumentChecker:
     def _assemble(self, wanted: Mapping[str, str]) -> dict[str, list[Violation]]:
         result: dict[str, list[Violation]] = {rule: [] for rule in wanted}
         for rule, value in wanted.items():
-            if rule in _WHOLE_FILE and value in imports.WHOLE_MODULE_VALUES:
+            if rule in _WHOLE_FILE and value in WHOLE_MODULE_VALUES:
                 result[rule] = self._whole_module(rule)
         for segment in self._segments:
             for rule, found in segment.in_document().items():
@@ -262,7 +261,7 @@ class DocumentChecker:
             known = segment.uses.setdefault(rule, {})
             missing = aliases - set(known)
             if missing:
-                known.update(imports.module_uses(segment.source, missing, rule, segment.span))
+                known.update(module_uses(segment.source, missing, rule, segment.span))
             used |= {alias for alias in aliases if known.get(alias)}
         return [
             _moved(violation, segment.start)
