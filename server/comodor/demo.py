@@ -17,6 +17,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+from .brain.lessons.markdown import instruction
 from .testing import Editor
 
 AGENT_FILES = {
@@ -40,7 +41,7 @@ async def _play(workspace: Path) -> None:
             "comodor.teach", {"text": "running the tests: use pytest -q -p no:cacheprovider"}
         )
         lesson = taught["lesson"]
-        print(f"   lesson #{lesson['id']}: When {lesson['trigger']}: {lesson['guidance']}\n")
+        print(f"   lesson #{lesson['id']}: {instruction(lesson['trigger'], lesson['guidance'])}\n")
 
         print("2. A task begins; an agent writes two files:")
         task = await editor.command("comodor.beginTask", {"goal": "add a greeting module"})

@@ -34,6 +34,7 @@ from ..recall.text import is_vague, same_meaning, terms
 from ..recall.vocabulary import Vocabulary
 from ..redaction.redactor import redact
 from ..shared import Shared
+from .markdown import GENERAL_TRIGGER, plain_trigger
 from .merging import MERGE_THRESHOLD, Consolidation, find_merges
 
 MERGE_BOOST = 0.08
@@ -212,22 +213,33 @@ class LessonBook:
         """Record something the user said directly: pinned and trusted by default.
 
         An explicit instruction is far better evidence than anything inferred.
-        ``"trigger: guidance"``; without a colon the trigger is ``generally``.
+        ``"trigger: guidance"``; without a colon the trigger is ``generally``. A
+        leading "When" is the user's phrasing, not part of the trigger. Teaching what
+        is already known (the same meaning, see :meth:`find_similar`) is evidence, not
+        a second lesson: the known one is reinforced (and pinned if asked) and returned.
         """
         shared = self.shared
         clean = redact(text)
         trigger, colon, guidance = clean.partition(":")
-        if not colon or not guidance.strip() or not trigger.strip():
-            trigger, guidance = "generally", clean
+        trigger = plain_trigger(trigger) if colon else ""
+        if not colon or not guidance.strip() or not trigger:
+            trigger, guidance = GENERAL_TRIGGER, clean
         lesson = Lesson(
             kind=kind,
             scope=shared.write_scope,
-            trigger=" ".join(trigger.split())[:MAX_TRIGGER_CHARS],
+            trigger=trigger[:MAX_TRIGGER_CHARS],
             guidance=guidance.strip()[:MAX_TEACH_CHARS],
             confidence=0.9,
             pinned=pinned,
             source="user",
         )
+        existing = self.find_similar(lesson.text)
+        if existing is not None:
+            shared.store.reinforce(existing.id, MERGE_BOOST, MERGE_CEILING)
+            if pinned and not existing.pinned:
+                shared.store.set_pinned(existing.id, True)
+            self.changed()
+            return shared.store.get_lesson(existing.id) or existing
         stored = shared.store.add_lesson(lesson, " ".join(terms(lesson.text)))
         self.changed()
         shared.bus.emit(LessonTaught((stored,)))
