@@ -36,6 +36,7 @@ def test_every_command_of_the_spec_has_params_and_result_schemas() -> None:
             assert json.loads(path.read_text())["title"] == f"{name} {part}"
     assert (ROOT / "schemas" / "notifications" / "comodor-memory.json").exists()
     assert (ROOT / "schemas" / "notifications" / "comodor-draft.json").exists()
+    assert (ROOT / "schemas" / "notifications" / "comodor-assistantEdit.json").exists()
 
 
 TS_TYPES = {

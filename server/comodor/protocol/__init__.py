@@ -26,6 +26,7 @@ from .editor import (
 from .fields import SCHEMA, camel
 from .params import (
     AgentEditParams,
+    AssistantEditParams,
     BeginTaskParams,
     DeniedParams,
     DraftParams,
@@ -74,6 +75,7 @@ from .results import (
 __all__ = [
     "SCHEMA",
     "AgentEditParams",
+    "AssistantEditParams",
     "BeginTaskParams",
     "BeginTaskResult",
     "ComparisonObject",

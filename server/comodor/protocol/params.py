@@ -181,3 +181,45 @@ class DraftParams:
     """``comodor/draft``: the user is typing a request."""
 
     text: str
+
+
+ASSISTANT_SOURCES = ("chat-edit", "inline-completion", "next-edit", "extension")
+"""Protocol v1.2: who made an edit inside the editor (``comodor/assistantEdit``)."""
+SOURCE_PATTERN = r"^(chat-edit|inline-completion|next-edit|extension)(:[A-Za-z0-9._-]{1,200})?$"
+MAX_ASSISTANT_RANGES = 1000
+
+
+def _source(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    del instance, attribute
+    if not isinstance(value, str) or re.match(SOURCE_PATTERN, value) is None:
+        raise InvalidInput(
+            "source",
+            "must be chat-edit, inline-completion, next-edit or extension,"
+            " optionally followed by ':' and an extension id",
+        )
+
+
+@attrs.frozen
+class PositionParams:
+    line: int = attrs.field(**integer(minimum=0))
+    character: int = attrs.field(**integer(minimum=0))
+
+
+@attrs.frozen
+class RangeParams:
+    start: PositionParams
+    end: PositionParams
+
+
+@attrs.frozen
+class AssistantEditParams:
+    """``comodor/assistantEdit``: the document reached ``version`` through an assistant's edit.
+
+    ``ranges`` are where the new text stands in that version; the server counts them as an
+    agent write so the user's later change inside them is a correction of the assistant.
+    """
+
+    uri: str = attrs.field(**text(max_chars=4000))
+    version: int = attrs.field(**integer(minimum=0))
+    source: str = attrs.field(validator=_source, metadata={SCHEMA: {"pattern": SOURCE_PATTERN}})
+    ranges: list[RangeParams] = attrs.field(**items(max_items=MAX_ASSISTANT_RANGES))

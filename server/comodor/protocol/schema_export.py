@@ -68,6 +68,9 @@ def generate() -> dict[str, dict[str, Any]]:
     files["notifications/comodor-draft.json"] = _document(
         "comodor/draft", object_schema(protocol.DraftParams, params=True)
     )
+    files["notifications/comodor-assistantEdit.json"] = _document(
+        "comodor/assistantEdit", object_schema(protocol.AssistantEditParams, params=True)
+    )
     return files
 
 
