@@ -214,9 +214,12 @@ class LessonBook:
 
         An explicit instruction is far better evidence than anything inferred.
         ``"trigger: guidance"``; without a colon the trigger is ``generally``. A
-        leading "When" is the user's phrasing, not part of the trigger. Teaching what
-        is already known (the same meaning, see :meth:`find_similar`) is evidence, not
-        a second lesson: the known one is reinforced (and pinned if asked) and returned.
+        leading "When" is the user's phrasing, not part of the trigger. Teaching the
+        same lesson again (the same words, whatever their case and spacing) is
+        evidence, not a second lesson: the known one is reinforced (and pinned if asked)
+        and returned. Restatements in other words are left to :meth:`consolidate`,
+        which merges them with all their evidence; a lesson that differs in a number
+        ("port 8080" and "port 9090") is never folded into another at teach time.
         """
         shared = self.shared
         clean = redact(text)
@@ -233,7 +236,7 @@ class LessonBook:
             pinned=pinned,
             source="user",
         )
-        existing = self.find_similar(lesson.text)
+        existing = self._taught_before(lesson)
         if existing is not None:
             shared.store.reinforce(existing.id, MERGE_BOOST, MERGE_CEILING)
             if pinned and not existing.pinned:
@@ -301,6 +304,17 @@ class LessonBook:
             self.changed()
         return stored, merged
 
+    def _taught_before(self, lesson: Lesson) -> Lesson | None:
+        """A lesson in scope with the same trigger and guidance, up to case and spacing."""
+        wanted = _same_words(lesson.trigger), _same_words(lesson.guidance)
+        shared = self.shared
+        with shared.lock:
+            ids = self.index.current().similar(terms(lesson.text), shared.scopes, MERGE_THRESHOLD)
+        for known in shared.store.get_lessons(ids):
+            if (_same_words(known.trigger), _same_words(known.guidance)) == wanted:
+                return known
+        return None
+
     def find_similar(self, text: str) -> Lesson | None:
         """An existing lesson in scope that says the same thing, if any.
 
@@ -344,3 +358,8 @@ class LessonBook:
         if removed or merges:
             self.changed()
         return Consolidation(removed, tuple(merges))
+
+
+def _same_words(text: str) -> str:
+    """Text as "the same lesson" compares it: case, spacing and end punctuation aside."""
+    return " ".join(text.casefold().split()).rstrip(".!;:, ")
