@@ -357,34 +357,3 @@ export const ServerCommand = {
   tool: 'comodor.tool',
   consolidate: 'comodor.consolidate',
 } as const;
-
-/** Where an in-editor assistant's edit came from (protocol v1.2, `comodor/assistantEdit`);
- * `extension` may be followed by `:` and the extension's id. */
-export type AssistantEditSource =
-  | "chat-edit"
-  | "inline-completion"
-  | "next-edit"
-  | "extension"
-  | `extension:${string}`;
-
-/** Params of the client → server notification `comodor/assistantEdit`: `uri` reached
- * `version` through an assistant's edit; `ranges` are where its new text stands there. */
-export interface AssistantEditParams {
-  uri: string;
-  version: number;
-  source: AssistantEditSource;
-  ranges: {
-    start: { line: number; character: number };
-    end: { line: number; character: number };
-  }[];
-}
-
-/** `comodor.stats`' agent writes by origin (v1.2); `agentWrites` is their sum. */
-export interface AgentWritesBySource {
-  disk: number;
-  command: number;
-  "chat-edit": number;
-  "inline-completion": number;
-  "next-edit": number;
-  extension: number;
-}

@@ -336,10 +336,19 @@ class LiveSync:
         self._unwatch: Callable[[], None] | None = None
 
     def start(self) -> None:
-        """Watch the rules and sync once now (the rules may have changed while we were off)."""
-        self._unwatch = self.app.subscribe(self._on_event)
-        self._thread = threading.Thread(target=self._loop, name="comodor-sync", daemon=True)
-        self._thread.start()
+        """Watch the rules and sync once now (the rules may have changed while we were off).
+
+        Capture and live sync start on a thread of their own while the editor may
+        already be shutting down: a :meth:`stop` that came first wins, and ``stop``
+        never joins a thread this method has not started yet.
+        """
+        with self._condition:
+            if self._stopped:
+                return
+            self._unwatch = self.app.subscribe(self._on_event)
+            thread = threading.Thread(target=self._loop, name="comodor-sync", daemon=True)
+            thread.start()
+            self._thread = thread
         self.poke()
 
     def _on_event(self, event: Event) -> None:
@@ -355,13 +364,14 @@ class LiveSync:
             self._condition.notify()
 
     def stop(self, timeout: float = 0.5) -> None:
-        if self._unwatch is not None:
-            self._unwatch()
         with self._condition:
             self._stopped = True
             self._condition.notify()
-        if self._thread is not None:
-            self._thread.join(timeout)
+            unwatch, thread = self._unwatch, self._thread
+        if unwatch is not None:
+            unwatch()
+        if thread is not None:
+            thread.join(timeout)
 
     def _loop(self) -> None:
         while True:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from comodor_lsp.sync import (
     END,
     KNOWN_TARGETS,
     MDC_FRONT_MATTER,
+    LiveSync,
     plan_targets,
     sync_file,
     sync_rules,
@@ -231,3 +233,22 @@ def test_the_cli_syncs_the_shared_brain_and_refuses_escapes(
     assert cli.main(["sync", "--workspace", str(workspace), "--target", "../x.md"]) == 1
     assert "outside the workspace" in capsys.readouterr().err
     assert not (workspace.parent / "x.md").exists()
+
+
+def test_an_editor_that_shuts_down_while_live_sync_starts_closes_cleanly(workspace: Path) -> None:
+    app = ComodorApp(workspace)
+    try:
+        late = LiveSync(app)
+        late.stop(0.1)  # shutdown came before the thread starting sync got this far
+        late.start()  # the start that follows does nothing
+        assert late.runs == 0 and not _sync_threads()
+        running = LiveSync(app)
+        running.start()
+        running.stop(0.5)
+        assert not _sync_threads()
+    finally:
+        app.close()
+
+
+def _sync_threads() -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t.name == "comodor-sync" and t.is_alive()]
