@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from comodor_lsp import cli
 from comodor_lsp.app import ComodorApp
-from comodor_lsp.progress_text import can_print_unicode
+from comodor_lsp.cli.progress_text import can_print_unicode
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -99,7 +99,7 @@ class ComodorApp:
         )
         if adopted:
             self.engine.notices.append(adopted)
-        self.own_writes = OwnWrites(self.engine.store, post=self.worker.post)
+        self.own_writes = OwnWrites(self.engine.store, call=self.worker.call)
         """Files Comodor writes (sync, export): noted before each write, never agent writes."""
         self._tracker: CaptureTracker | None = None
         self._tracker_lock = threading.Lock()

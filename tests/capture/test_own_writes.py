@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from comodor_lsp.brain.engine import LearningEngine
@@ -49,3 +50,22 @@ def test_memory_stays_bounded_without_a_brain(workspace: Path) -> None:
         own.note(workspace / f"f{number}.md", f"{number}\n".encode())
     assert own.wrote(workspace / "f9.md", "9\n")
     assert not own.wrote(workspace / "f0.md", "0\n")
+
+
+def test_a_note_through_the_brain_worker_is_committed_before_the_writer_goes_on(
+    brain_path: Path, workspace: Path
+) -> None:
+    """The terminal's sync notes on its worker; the server must see it the moment the file lands."""
+    from comodor_lsp.brain.worker import BrainWorker
+
+    writer = LearningEngine.open(brain_path, "project:test")
+    watcher = LearningEngine.open(brain_path, "project:test")
+    worker = BrainWorker("test-notes")
+    try:
+        worker.submit(lambda: time.sleep(0.3))  # a busy lane ahead of the note
+        OwnWrites(writer.store, call=worker.call).note(workspace / "AGENTS.md", b"synced\n")
+        assert OwnWrites(watcher.store).wrote(workspace / "AGENTS.md", "synced\n")
+    finally:
+        worker.stop()
+        writer.close()
+        watcher.close()

@@ -162,6 +162,17 @@ class BrainWorker:
 
         self.submit(logged)
 
+    def call(self, function: Callable[[], T], timeout: float) -> T:
+        """Run ``function`` on the write lane and wait for it (inline when already on it).
+
+        For a caller on another thread whose next step depends on the write having
+        committed, such as noting Comodor's own write before the file lands, where a
+        language server in another process must see the note first.
+        """
+        if threading.current_thread() is self._writes.thread:
+            return function()
+        return self.submit(function).result(timeout)
+
     def drain(self, timeout: float) -> bool:
         """Wait until every write submitted so far has run (not from the write lane itself)."""
         if threading.current_thread() is self._writes.thread:

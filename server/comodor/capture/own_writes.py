@@ -42,6 +42,8 @@ log = logging.getLogger(__name__)
 KEEP_NOTES = 256
 """Recent own writes remembered in memory (a sync writes a handful of files per change)."""
 META_PREFIX = "own-write:"
+NOTE_PATIENCE_S = 5.0
+"""How long a writer waits for the brain to record its note before writing anyway."""
 
 
 def _where(path: Path | str) -> str:
@@ -60,12 +62,14 @@ class OwnWrites:
         self,
         store: Store | None = None,
         limit: int = KEEP_NOTES,
-        post: Callable[[Callable[[], object], str], None] | None = None,
+        call: Callable[[Callable[[], object], float], object] | None = None,
     ) -> None:
         self._store = store
         self._limit = limit
-        self._post = post
-        """Hands the brain write to the brain worker (the writer may be the sync's thread)."""
+        self._call = call
+        """Runs the brain write on the brain worker and waits (the writer may be the
+        sync's thread); the note must be committed before the file is replaced, or a
+        language server in another process can see the file first and count it."""
         self._recent: OrderedDict[tuple[str, str], None] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -87,10 +91,13 @@ class OwnWrites:
             except Exception:  # the in-memory note still covers this process
                 log.warning("could not record Comodor's own write of %s", where, exc_info=True)
 
-        if self._post is not None:
-            self._post(remember, "note Comodor's own write")
-        else:
+        if self._call is None:
             remember()
+            return
+        try:
+            self._call(remember, NOTE_PATIENCE_S)
+        except Exception:  # a busy or stopping worker: the in-memory note still stands
+            log.warning("could not record Comodor's own write of %s in time", where)
 
     def wrote(self, path: Path | str, text: str) -> bool:
         """Whether ``path`` now holding ``text`` is exactly what Comodor wrote there."""

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any, TextIO
 
-from .brain.progress.contrast import number
-from .brain.progress.evidence import sparkline
+from ..brain.progress.contrast import number
+from ..brain.progress.evidence import sparkline
 
 _ASCII = str.maketrans(
     {

@@ -12,11 +12,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import SERVER_NAME, __version__
+from .. import SERVER_NAME, __version__
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
+    from ..demo import run_demo
 
     return run_demo(keep=args.keep)
 
@@ -30,8 +30,8 @@ def _serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("pygls").setLevel(logging.WARNING)
-    from .lsp.allocator import limit_malloc_arenas
-    from .lsp.main import create_server
+    from ..lsp.allocator import limit_malloc_arenas
+    from ..lsp.main import create_server
 
     limit_malloc_arenas()  # before create_server starts the brain worker's threads
 
@@ -53,7 +53,7 @@ def _mcp(args: argparse.Namespace) -> int:
         level=getattr(logging, args.log_level.upper()),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    from .mcp_server import run
+    from ..mcp_server import run
 
     return run(_workspace(args.workspace))
 
@@ -62,8 +62,8 @@ def _call(args: argparse.Namespace) -> int:
     """Run one protocol command, exactly as an editor would, and print its JSON result."""
     import json
 
-    from .app import ComodorApp
-    from .brain.errors import BrainError, InvalidInput
+    from ..app import ComodorApp
+    from ..brain.errors import BrainError, InvalidInput
 
     try:
         argument = json.loads(args.argument) if args.argument else {}
@@ -93,8 +93,8 @@ def _progress(args: argparse.Namespace) -> int:
     """``comodor.progress`` through the app, exactly as an editor gets it, for a terminal."""
     import json
 
-    from .app import ComodorApp
-    from .brain.errors import BrainError
+    from ..app import ComodorApp
+    from ..brain.errors import BrainError
     from .progress_text import can_print_unicode, render_progress
 
     app = ComodorApp(_workspace(args.workspace))
@@ -114,9 +114,9 @@ def _progress(args: argparse.Namespace) -> int:
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from . import config
-    from .app import ComodorApp
-    from .sync import sync_app
+    from .. import config
+    from ..app import ComodorApp
+    from ..sync import sync_app
 
     workspace = _workspace(args.workspace)
     loaded = config.for_workspace(workspace)
@@ -141,13 +141,13 @@ def _sync(args: argparse.Namespace) -> int:
 
 
 def _schemas(args: argparse.Namespace) -> int:
-    from .protocol.schema_export import write
+    from ..protocol.schema_export import write
 
     written = write(Path(args.out))
     print(f"wrote {len(written)} schemas to {args.out}")
     client = Path(args.client)
     if (client / "package.json").is_file():
-        from .protocol import client_copies as clientgen
+        from ..protocol import client_copies as clientgen
 
         for path in clientgen.write(client):
             print(f"wrote {path}")
@@ -157,9 +157,9 @@ def _schemas(args: argparse.Namespace) -> int:
 def _doctor(args: argparse.Namespace) -> int:
     import attrs
 
-    from . import config
-    from .app import ComodorApp
-    from .doctor import diagnose
+    from .. import config
+    from ..app import ComodorApp
+    from ..doctor import diagnose
 
     workspace = _workspace(args.workspace)
     settings = config.for_workspace(workspace).settings
