@@ -266,6 +266,7 @@ export interface StatsResult {
   scope: string;
   brainPath: string;
   prefetchReady: number;
+  agentWritesBySource: Record<string, unknown>;
   watching: string;
 }
 
@@ -299,6 +300,24 @@ export interface DraftParams {
   text: string;
 }
 
+export interface PositionParams {
+  line: number;
+  character: number;
+}
+
+export interface RangeParams {
+  start: PositionParams;
+  end: PositionParams;
+}
+
+/** `comodor/assistantEdit`: the document reached `version` through an assistant's edit. */
+export interface AssistantEditParams {
+  uri: string;
+  version: number;
+  source: string;
+  ranges: RangeParams[];
+}
+
 export type MemoryAction =
   | 'rule'
   | 'learned'
@@ -322,6 +341,8 @@ export interface MemoryNotification {
   taskId?: number;
   /** On `rule`: the user stated the rule themselves (no "learned" surprise). */
   taught?: boolean;
+  /** On `correction` and `undo`: who made the write (`disk`, `chat-edit`, …). */
+  source?: string;
   [extra: string]: unknown;
 }
 

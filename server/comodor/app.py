@@ -22,7 +22,7 @@ import logging
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlparse
@@ -108,6 +108,8 @@ class ComodorApp:
         self.live_sync: LiveSync | None = None
         self._freshness: ChangeWatcher | None = None
         self._checkers: dict[str, DocumentChecker] = {}
+        self._assistant_documents: dict[str, Path] = {}
+        """uri -> path of each open document an assistant edited (its changes are followed)"""
         """uri -> the last reading of that open document's house rules (see diagnose)."""
         self._team_listener: TeamListener | None = None
         self._document_queries: dict[str, str] = {}
@@ -334,6 +336,63 @@ class ComodorApp:
     def document_closed(self, uri: str) -> None:
         self._document_queries.pop(uri, None)
         self._checkers.pop(uri, None)
+        path = self._assistant_documents.pop(uri, None)
+        if path is not None:
+            self._track(lambda tracker: tracker.document_closed(path), "forget assistant lines")
+
+    def assistant_edited(
+        self,
+        uri: str,
+        before: str,
+        after: str,
+        ranges: Sequence[tuple[int, int]],
+        source: str,
+    ) -> str | None:
+        """``comodor/assistantEdit``: an assistant made this change of the open document.
+
+        Returns why it is not counted (a line for the log), or None when it is handed
+        to the tracker, in order with the document's other changes and saves.
+        """
+        path = self._tracked(uri)
+        if path is None:
+            return "not a file inside the workspace"
+        learning = self.settings.learning
+        if not (learning.enabled and learning.corrections):
+            return "learning from corrections is off"
+        if len(after) > self.settings.watch.max_file_bytes:
+            return "the document is larger than watch.maxFileBytes"
+        self._assistant_documents[uri] = path
+        self._track(
+            lambda tracker: tracker.assistant_edit(path, before, after, ranges, source),
+            f"note an assistant's edit of {path.name}",
+        )
+        return None
+
+    def document_changed(
+        self,
+        uri: str,
+        before: str,
+        after: str,
+        changes: Sequence[tuple[int, int, int, int, str]] | None,
+    ) -> None:
+        """Any change of an open document an assistant edited: its lines move with it.
+
+        ``changes`` are the ``didChange``'s ranges (start line and character, end line
+        and character, new text), or None when the client sent the whole text.
+        """
+        path = self._assistant_documents.get(uri)
+        if path is not None:
+            from .capture.assistant_regions import TextChange
+
+            plain = None if changes is None else [TextChange(*change) for change in changes]
+            self._track(
+                lambda tracker: tracker.document_changed(path, before, after, plain),
+                "follow an assistant-edited document",
+            )
+
+    def follows(self, uri: str) -> bool:
+        """Whether an assistant edited this open document (its changes must be followed)."""
+        return uri in self._assistant_documents
 
     def prefetch(self, query: str, uri: str | None = None) -> None:
         """Recall ahead for what the user is typing (a draft, or a document's context)."""

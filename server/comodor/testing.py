@@ -15,7 +15,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -217,6 +217,70 @@ class Editor:
                 range=types.Range(start=position, end=position), text=text
             ),
         )
+
+    def replace_lines(
+        self, relative: str, text: str, hunks: Sequence[tuple[int, int, str]]
+    ) -> tuple[str, list[dict[str, Any]]]:
+        """Replace lines ``[start, end)`` of ``text`` by each hunk's text in one ``didChange``.
+
+        The changes go bottom up, as VS Code sends a multi-hunk edit, so each applies to
+        the text the one before left. Returns the new text and the LSP ranges where each
+        hunk's text now stands (whole lines: a range ends at the start of the next line).
+        """
+        lines = text.split("\n")
+        changes = [
+            types.TextDocumentContentChangePartial(
+                range=types.Range(
+                    start=types.Position(line=start, character=0),
+                    end=types.Position(line=end, character=0),
+                ),
+                text=new,
+            )
+            for start, end, new in sorted(hunks, reverse=True)
+        ]
+        result, ranges, offset = list(lines), [], 0
+        for start, end, new in sorted(hunks):
+            added = new.split("\n")[:-1]
+            at = start + offset
+            result[at : at + end - start] = added
+            ranges.append(
+                {
+                    "start": {"line": at, "character": 0},
+                    "end": {"line": at + len(added), "character": 0},
+                }
+            )
+            offset += len(added) - (end - start)
+        uri = self.uri(relative)
+        self.versions[uri] = self.versions.get(uri, 1) + 1
+        self.client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(
+                    uri=uri, version=self.versions[uri]
+                ),
+                content_changes=list(changes),
+            )
+        )
+        return "\n".join(result), ranges
+
+    def assistant_edit_in_editor(
+        self,
+        relative: str,
+        text: str,
+        hunks: Sequence[tuple[int, int, str]],
+        source: str = "chat-edit",
+    ) -> str:
+        """An assistant inside the editor applies ``hunks``, and the client says so.
+
+        The hunks go as in :meth:`replace_lines`; then ``comodor/assistantEdit`` names
+        the new version and the hunks' ranges. Returns the new text.
+        """
+        after, ranges = self.replace_lines(relative, text, hunks)
+        uri = self.uri(relative)
+        self.client.protocol.notify(
+            "comodor/assistantEdit",
+            {"uri": uri, "version": self.versions[uri], "source": source, "ranges": ranges},
+        )
+        return after
 
     def save(self, relative: str, text: str) -> None:
         """The editor writes the file, then reports the save with its text."""

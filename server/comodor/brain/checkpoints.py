@@ -39,8 +39,14 @@ class Checkpoints:
         *,
         task_id: int | None = None,
         created: bool | None = None,
+        source: str = "disk",
     ) -> int:
-        """Checkpoint an agent's write: the text before (None if unknown or new) and after."""
+        """Checkpoint an agent's write: the text before (None if unknown or new) and after.
+
+        ``source`` says who made it (:data:`~comodor.brain.models.AGENT_WRITE_SOURCES`,
+        an assistant's may carry ``:extension-id``), for ``agentWritesBySource`` and the
+        corrections and undos that follow it.
+        """
         shared = self.shared
         before_hash = shared.blobs.put(before) if before is not None else ""
         after_hash = shared.blobs.put(after)
@@ -49,7 +55,7 @@ class Checkpoints:
             task_id = last.id if last is not None and last.open else None
         created = before is None if created is None else created
         write_id = shared.store.add_agent_write(
-            shared.project_scope, path, before_hash, after_hash, created, task_id
+            shared.project_scope, path, before_hash, after_hash, created, task_id, source
         )
         shared.bus.emit(AgentWrote(path))
         return write_id
@@ -65,6 +71,7 @@ class Checkpoints:
         episode_id: int | None,
         *,
         rule_keys: Sequence[str] = (),
+        source: str = "disk",
     ) -> list[Rule]:
         """One user correction of an agent's write: count it and vote for what it teaches."""
         shared = self.shared
@@ -81,7 +88,7 @@ class Checkpoints:
         if votes and shared.settings.rules:
             newly = self.rules.record_votes(votes, origin=f"save:{signal_id}")
         keys = tuple(rule_keys or [vote.key for vote in votes])
-        shared.bus.emit(CorrectionCounted(path, keys))
+        shared.bus.emit(CorrectionCounted(path, keys, source))
         return newly
 
     def undo(self, write: AgentWrite) -> None:
@@ -97,7 +104,7 @@ class Checkpoints:
             if episode is not None and episode.recalled:
                 shared.store.credit(episode.recalled, won=False)
                 self.lessons.changed()
-        shared.bus.emit(UndoCounted(write.path))
+        shared.bus.emit(UndoCounted(write.path, write.source))
 
     def undo_paths(self, paths: Sequence[str]) -> int:
         """``comodor.undo``: mark the last agent write of each file as undone (files untouched)."""

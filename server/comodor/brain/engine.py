@@ -46,6 +46,7 @@ from .events import ChangedElsewhere, EventBus, LessonsLearned
 from .lessons.book import LessonBook
 from .lessons.merging import Consolidation
 from .models import (
+    AGENT_WRITE_SOURCES,
     Lesson,
     Message,
     ProposedLesson,
@@ -53,6 +54,7 @@ from .models import (
     Skill,
     Stats,
     Vote,
+    write_source,
 )
 from .playbook import Playbook, PlaybookMaker
 from .progress.evidence import Progress
@@ -283,8 +285,11 @@ class LearningEngine:
         *,
         task_id: int | None = None,
         created: bool | None = None,
+        source: str = "disk",
     ) -> int:
-        return self.checkpoints.record_write(path, before, after, task_id=task_id, created=created)
+        return self.checkpoints.record_write(
+            path, before, after, task_id=task_id, created=created, source=source
+        )
 
     def record_correction(
         self,
@@ -294,9 +299,10 @@ class LearningEngine:
         episode_id: int | None,
         *,
         rule_keys: Sequence[str] = (),
+        source: str = "disk",
     ) -> list[Rule]:
         return self.checkpoints.record_correction(
-            path, votes, diff, episode_id, rule_keys=rule_keys
+            path, votes, diff, episode_id, rule_keys=rule_keys, source=source
         )
 
     def undo(self, write: AgentWrite) -> None:
@@ -355,12 +361,17 @@ class LearningEngine:
     def stats(self) -> Stats:
         store, scope = self.store, self.project_scope
         rules = self.rules.rules
+        by_source = dict.fromkeys(AGENT_WRITE_SOURCES, 0)
+        for source, count in store.count_agent_writes_by_source(scope).items():
+            kind = write_source(source)
+            by_source[kind] += count
         return Stats(
             lessons=self.lessons.count(),
             rules=len(rules),
             confident_rules=sum(1 for rule in rules if rule.confident and rule.active),
             episodes=store.count_episodes(scope),
-            agent_writes=store.count_agent_writes(scope),
+            agent_writes=sum(by_source.values()),
+            agent_writes_by_source=by_source,
             corrections=store.count_signals(scope, "correction"),
             undos=store.count_signals(scope, "undo"),
             scope=scope,

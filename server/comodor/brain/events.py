@@ -104,12 +104,16 @@ class CorrectionCounted(MemoryEvent):
     path: str
     """Workspace-relative path of the corrected file."""
     rule_keys: tuple[str, ...]
+    source: str = "disk"
+    """Who made the write the user corrected (protocol v1.2 sources, see ``AgentWrite``)."""
 
 
 @attrs.frozen
 class UndoCounted(MemoryEvent):
     action: ClassVar[str] = "undo"
     path: str
+    source: str = "disk"
+    """Who made the write the user threw away."""
 
 
 @attrs.frozen

@@ -202,6 +202,30 @@ class Episode:
         return self.ended_at == 0.0
 
 
+AGENT_WRITE_SOURCES = (
+    "disk",
+    "command",
+    "chat-edit",
+    "inline-completion",
+    "next-edit",
+    "extension",
+)
+"""Where an agent write came from: the watcher saw a file change (``disk``), an agent said
+so (``command``: ``comodor.agentEdit``), or the editor reported an assistant's edit inside
+it (the other four: ``comodor/assistantEdit``'s ``source`` without its extension id)."""
+
+
+IN_EDITOR_SOURCES = frozenset(AGENT_WRITE_SOURCES[2:])
+"""Sources of edits made inside the editor: they own only their ranges, and only while
+the server that heard of them still follows the document."""
+
+
+def write_source(source: str) -> str:
+    """The counted kind of an edit's ``source`` (``chat-edit:vendor.ext`` is ``chat-edit``)."""
+    kind = source.split(":", 1)[0]
+    return kind if kind in AGENT_WRITE_SOURCES else "extension"
+
+
 @attrs.frozen
 class Stats:
     """Counts for one project, as ``comodor.stats`` reports them."""
@@ -217,6 +241,8 @@ class Stats:
     brain_path: str
     prefetch_ready: int = 0
     """Requests whose recall is already computed (drafts and documents being edited)."""
+    agent_writes_by_source: dict[str, int] = attrs.field(factory=dict)
+    """Protocol v1.2: ``agent_writes`` split by :data:`AGENT_WRITE_SOURCES` (all present)."""
 
 
 @attrs.frozen

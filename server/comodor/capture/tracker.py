@@ -17,7 +17,12 @@ every change:
 * a save (or disk change) that restores the text from before an agent write is
   an **undo**; so is deleting a file the agent created;
 * any other save of a file whose agent write is younger than the correction
-  window is a **correction**, analysed on the changed lines only.
+  window is a **correction**, analysed on the changed lines only;
+* an edit an assistant made inside the editor (``comodor/assistantEdit``) is an agent
+  write of its lines only (:mod:`~comodor.capture.assistant_regions` follows them as
+  the user edits the document): a save is a correction of what changed *inside* them,
+  an editor undo back to the text before it (or a save of that text) is an undo, and
+  several such edits before a save are judged together.
 
 Each correction is counted once: after a save, the next save of the same file
 is compared with that save, not with the agent's text again.
@@ -44,10 +49,20 @@ import attrs
 
 from ..brain.blobs import content_key, redacted_key, text_hash
 from ..brain.engine import LearningEngine
-from ..brain.models import Rule
+from ..brain.models import IN_EDITOR_SOURCES, Rule, write_source
 from ..brain.redaction.redactor import redact
 from ..brain.store import AgentWrite
 from ..conventions.corrections import analyse_correction, language_of
+from .assistant_regions import (
+    Region,
+    TextChange,
+    add_spans,
+    assistant_view,
+    follow,
+    lines_of,
+    settle,
+    spans_of,
+)
 from .own_writes import OwnWrites
 
 Post = Callable[[Callable[[], object], str], None]
@@ -79,6 +94,25 @@ EDITOR_CREATE_S = 10.0
 """How long a file the editor announced (``willCreateFiles``, an open of a missing file)
 may take to appear on disk and still be the editor's creation."""
 OWN_FOLDER = ".comodor"
+
+
+@attrs.define
+class _AssistantStep:
+    """One assistant edit of an open document: what it replaced, and its checkpoint."""
+
+    text_before: str
+    regions_before: list[Region]
+    write: AgentWrite
+
+
+@attrs.define
+class _AssistantDocument:
+    """The assistant's edits of one open document since it was opened (or last undone)."""
+
+    before: str
+    """The document's text before the first of them: saving it again is an undo."""
+    regions: list[Region]
+    steps: list[_AssistantStep]
 
 
 @attrs.frozen
@@ -138,6 +172,8 @@ class CaptureTracker:
         """Paths with any agent write: a git storm over other files needs no SQLite."""
         self._editor_creates: dict[str, float] = {}
         """path -> when the editor said it will create it (see :data:`EDITOR_CREATE_S`)"""
+        self._assistant: dict[str, _AssistantDocument] = {}
+        """path -> the assistant's edits of that open document (``comodor/assistantEdit``)"""
 
     # -- paths -------------------------------------------------------------- #
 
@@ -244,9 +280,125 @@ class CaptureTracker:
                     before = self.engine.blobs.get(previous.after_hash)
                 else:
                     before = self._committed_text(key)
-            write_id = self._record_write(key, before, text, created=before is None)
+            write_id = self._record_write(
+                key, before, text, created=before is None, source="command"
+            )
             self._remember(key, text)
             return write_id
+
+    # -- what an assistant inside the editor did --------------------------------- #
+
+    def assistant_edit(
+        self,
+        path: Path,
+        before: str,
+        after: str,
+        ranges: Sequence[tuple[int, int]],
+        source: str,
+    ) -> int:
+        """An assistant turned the open document from ``before`` into ``after``.
+
+        ``ranges`` are the ``(first line, last line)`` of its text in ``after``. The
+        write is checkpointed like a disk write (both texts, redacted); only its lines
+        are the assistant's. Returns the checkpoint's id, or 0 when there is nothing of
+        an agent's to count (the edit left the document as it was, or it is Comodor's).
+        """
+        with self._lock:
+            key = self.key(path)
+            if before == after or self._not_an_agent(key, path, after):
+                return 0
+            lines = lines_of(after)
+            spans = spans_of(ranges, len(lines))
+            if not spans:
+                return 0
+            document = self._assistant.get(key)
+            if document is None:
+                document = self._assistant[key] = _AssistantDocument(before, [], [])
+            write_id = self._record_write(key, before, after, created=False, source=source)
+            write = self.engine.store.last_agent_write(self.engine.project_scope, key)
+            assert write is not None and write.id == write_id
+            document.steps.append(_AssistantStep(before, document.regions, write))
+            document.regions = add_spans(document.regions, spans, lines)
+            return write_id
+
+    def document_changed(
+        self, path: Path, before: str, after: str, changes: Sequence[TextChange] | None
+    ) -> None:
+        """The open document changed (any edit): move the assistant's lines with it.
+
+        A change back to the text from before an assistant edit is the editor's undo
+        of that edit (and of every later one): an undo, at once, before any save.
+        """
+        with self._lock:
+            key = self.key(path)
+            document = self._assistant.get(key)
+            if document is None:
+                return
+            for index, step in enumerate(document.steps):
+                if len(step.text_before) == len(after) and step.text_before == after:
+                    self._undo_steps(key, document, index)
+                    return
+            document.regions = follow(document.regions, before, after, changes)
+
+    def document_closed(self, path: Path) -> None:
+        """The editor closed the document: its unsaved assistant lines are gone with it."""
+        with self._lock:
+            self._assistant.pop(self.key(path), None)
+
+    def _undo_steps(self, key: str, document: _AssistantDocument, first: int) -> None:
+        """The assistant edits from step ``first`` on are undone (newest first)."""
+        for step in reversed(document.steps[first:]):
+            if step.write.status != "undone":
+                self.engine.undo(step.write)
+        document.regions = document.steps[first].regions_before
+        del document.steps[first:]
+        if not document.steps:
+            del self._assistant[key]
+
+    def _judge_assistant(self, key: str, document: _AssistantDocument, text: str) -> SaveOutcome:
+        """A save of a document an assistant edited: a correction inside its lines only."""
+        engine = self.engine
+        write = document.steps[-1].write
+        window_s = engine.settings.correction_window_minutes * 60.0
+        if time.time() - write.created_at > window_s:
+            del self._assistant[key]
+            return SaveOutcome("none")
+        if text == document.before:
+            self._undo_steps(key, document, 0)
+            return SaveOutcome("undo")
+        current = lines_of(text)
+        if document.regions and document.regions[-1].end > len(current):
+            log.info("%s: the saved text does not match the edited document; not judged", key)
+            del self._assistant[key]
+            return SaveOutcome("none")
+        assistant_left = "\n".join(assistant_view(current, document.regions))
+        document.regions = settle(current, document.regions)
+        if assistant_left == text:
+            return SaveOutcome("unchanged")
+        redacted = redact(text)
+        analysis = analyse_correction(
+            redact(assistant_left),
+            redacted,
+            language_of(key),
+            baseline=redact(document.before),
+        )
+        engine.store.update_agent_write(
+            write.id, status="corrected", last_hash=redacted_key(redacted)
+        )
+        if not analysis.changed_lines:
+            return SaveOutcome("unchanged")
+        keys = tuple(vote.key for vote in analysis.votes)
+        new_rules = engine.record_correction(
+            key,
+            analysis.votes,
+            analysis.diff,
+            write.episode_id,
+            rule_keys=keys,
+            source=write.source,
+        )
+        return SaveOutcome("correction", keys, tuple(new_rules), analysis.logic_change)
+
+    # -- what the editor saves ----------------------------------------------------- #
 
     def note_save(self, path: Path, text: str) -> None:
         """The editor says it saved ``text`` (called at once, before :meth:`did_save` runs).
@@ -265,7 +417,11 @@ class CaptureTracker:
             digest = text_hash(text)
             self._saves[key] = (digest, time.monotonic())
             self._saved.notify_all()
-            outcome = self._judge(key, text)
+            assistant = self._assistant.get(key)
+            if assistant is not None:
+                outcome = self._judge_assistant(key, assistant, text)
+            else:
+                outcome = self._judge(key, text)
             self._remember(key, text)
             return outcome
 
@@ -346,6 +502,7 @@ class CaptureTracker:
             write is not None
             and write.status != "undone"
             and write.before_hash
+            and write_source(write.source) not in IN_EDITOR_SOURCES
             and write.before_hash == content_key(text)
         ):
             self.engine.undo(write)
@@ -379,8 +536,10 @@ class CaptureTracker:
             return None
         return self.engine.store.last_agent_write(self.engine.project_scope, key)
 
-    def _record_write(self, key: str, before: str | None, text: str, *, created: bool) -> int:
-        write_id = self.engine.record_agent_write(key, before, text, created=created)
+    def _record_write(
+        self, key: str, before: str | None, text: str, *, created: bool, source: str = "disk"
+    ) -> int:
+        write_id = self.engine.record_agent_write(key, before, text, created=created, source=source)
         if self._written is not None:
             self._written.add(key)
         return write_id
@@ -436,6 +595,8 @@ class CaptureTracker:
         write = self._last_write(key)
         if write is None or write.status == "undone":
             return SaveOutcome("none")
+        if write_source(write.source) in IN_EDITOR_SOURCES:
+            return SaveOutcome("none")  # its lines are no longer followed (closed, restarted)
         window_s = engine.settings.correction_window_minutes * 60.0
         if time.time() - write.created_at > window_s:
             return SaveOutcome("none")
@@ -457,6 +618,11 @@ class CaptureTracker:
             return SaveOutcome("unchanged")
         keys = tuple(vote.key for vote in analysis.votes)
         new_rules = engine.record_correction(
-            key, analysis.votes, analysis.diff, write.episode_id, rule_keys=keys
+            key,
+            analysis.votes,
+            analysis.diff,
+            write.episode_id,
+            rule_keys=keys,
+            source=write.source,
         )
         return SaveOutcome("correction", keys, tuple(new_rules), analysis.logic_change)

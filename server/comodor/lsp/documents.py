@@ -11,7 +11,7 @@ with ``uri`` and no query, for the same document) is answered from it.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import PurePosixPath
 from typing import Any
 
@@ -66,6 +66,7 @@ def document_query(ls: ComodorServer, uri: str, line: int) -> str:
 
 
 def did_open(ls: ComodorServer, params: types.DidOpenTextDocumentParams) -> None:
+    ls.texts.opened(params.text_document.uri, params.text_document.text)
     if ls.app is not None:
         ls.app.document_opened(params.text_document.uri, params.text_document.text)
     if ls.diagnostics is not None:
@@ -86,7 +87,34 @@ def did_create_files(ls: ComodorServer, params: types.CreateFilesParams) -> None
         ls.app.files_created([item.uri for item in params.files], done=True)
 
 
+def _text_changes(
+    changes: Sequence[types.TextDocumentContentChangeEvent],
+) -> list[tuple[int, int, int, int, str]] | None:
+    """A plain copy of a ``didChange``'s changes (None: the client sent whole texts)."""
+    plain: list[tuple[int, int, int, int, str]] = []
+    for change in changes:
+        if not isinstance(change, types.TextDocumentContentChangePartial):
+            return None
+        start, end = change.range.start, change.range.end
+        plain.append((start.line, start.character, end.line, end.character, change.text))
+    return plain
+
+
+def _follow_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams) -> None:
+    """Keep the text before this change; an assistant-edited document's lines move with it."""
+    uri, version = params.text_document.uri, params.text_document.version
+    document = ls.workspace.text_documents.get(uri)
+    if document is None:
+        return
+    after = document.source
+    before = ls.texts.changed(uri, version, after)
+    app = ls.app
+    if app is not None and before is not None and app.follows(uri):
+        app.document_changed(uri, before, after, _text_changes(params.content_changes))
+
+
 def did_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams) -> None:
+    _follow_change(ls, params)
     if ls.diagnostics is not None:
         ls.diagnostics.schedule(params.text_document.uri, CHANGE_DELAY_S)
     app, learning = ls.app, ls.settings.learning
@@ -117,6 +145,7 @@ def did_save(ls: ComodorServer, params: types.DidSaveTextDocumentParams) -> None
 
 def did_close(ls: ComodorServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
+    ls.texts.closed(uri)
     timer = ls.timers.pop(uri, None)
     if timer is not None:
         timer.cancel()

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from . import code_actions, diagnostics, documents, hover, lifecycle
+from . import assistant_edits, code_actions, diagnostics, documents, hover, lifecycle
 from . import execute_command as commands
 from .server import ComodorServer
 
 
 def create_server() -> ComodorServer:
     server = ComodorServer()
-    for module in (lifecycle, commands, hover, documents, diagnostics, code_actions):
+    modules = (lifecycle, commands, hover, documents, assistant_edits, diagnostics, code_actions)
+    for module in modules:
         module.register(server)
     return server

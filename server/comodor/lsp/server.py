@@ -27,6 +27,7 @@ from ..brain.events import Event, MemoryEvent, Notice
 from ..brain.worker import BrainWorker
 from ..protocol import camel
 from . import allocator, envelope, framing
+from .text_history import TextHistory
 
 CONFIGURATION_PATIENCE_S = 6.0
 """How long a command waits for a settings change to be applied (a pull times out at 5 s)."""
@@ -258,6 +259,8 @@ class ComodorServer(LanguageServer):
         """Whether the client declared ``experimental.comodorMemory`` (it shows its own
         announcements); otherwise learned rules are also announced with showMessage."""
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.texts = TextHistory()
+        """Each open document's text before its latest change (``comodor/assistantEdit``)."""
         self.diagnostics: DiagnosticsPublisher | None = None
         """Pushes house-rule diagnostics for open documents (see ``lsp.diagnostics``)."""
         self.settings_in_flight: set[asyncio.Future[Any]] = set()

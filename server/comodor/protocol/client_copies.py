@@ -112,8 +112,13 @@ def _reachable() -> list[type[Any]]:
     for command in COMMANDS.values():
         visit(command.params)
         visit(command.result)
-    visit(protocol.DraftParams)
+    for notification in CLIENT_NOTIFICATIONS:
+        visit(notification)
     return ordered
+
+
+CLIENT_NOTIFICATIONS = (protocol.DraftParams, protocol.AssistantEditParams)
+"""The params of notifications the client sends (``comodor/draft``, ``comodor/assistantEdit``)."""
 
 
 def _classes_in(kind: Any) -> Iterator[type[Any]]:
@@ -140,7 +145,7 @@ def _interface(cls: type[Any], *, params: bool) -> str:
 
 def protocol_ts() -> str:
     """``client-vscode/src/protocol.ts``."""
-    params = {command.params for command in COMMANDS.values()} | {protocol.DraftParams}
+    params = {command.params for command in COMMANDS.values()} | set(CLIENT_NOTIFICATIONS)
     blocks = [HEADER.rstrip("\n")]
     blocks += [_interface(cls, params=cls in params) for cls in _reachable() if attrs.fields(cls)]
     actions = "\n".join(f"  | {literal(action)}" for action in memory_actions())
@@ -157,6 +162,8 @@ def protocol_ts() -> str:
         "  taskId?: number;\n"
         '  /** On `rule`: the user stated the rule themselves (no "learned" surprise). */\n'
         "  taught?: boolean;\n"
+        "  /** On `correction` and `undo`: who made the write (`disk`, `chat-edit`, …). */\n"
+        "  source?: string;\n"
         "  [extra: string]: unknown;\n"
         "}"
     )

@@ -60,6 +60,7 @@ def generate() -> dict[str, dict[str, Any]]:
                 "id": {"type": "integer"},
                 "taskId": {"type": "integer"},
                 "taught": {"type": "boolean"},
+                "source": {"type": "string"},
             },
             "required": ["action"],
             "additionalProperties": True,

@@ -74,8 +74,11 @@ class PersonalRows:
         after_hash: str,
         created: bool,
         episode_id: int | None,
+        source: str = "disk",
     ) -> int:
-        return self.local.add_agent_write(scope, path, before_hash, after_hash, created, episode_id)
+        return self.local.add_agent_write(
+            scope, path, before_hash, after_hash, created, episode_id, source
+        )
 
     def last_agent_write(self, scope: str, path: str) -> AgentWrite | None:
         return self.local.last_agent_write(scope, path)
@@ -90,6 +93,9 @@ class PersonalRows:
 
     def count_agent_writes(self, scope: str) -> int:
         return self.local.count_agent_writes(scope)
+
+    def count_agent_writes_by_source(self, scope: str) -> dict[str, int]:
+        return self.local.count_agent_writes_by_source(scope)
 
     def referenced_hashes(self) -> set[str]:
         return self.local.referenced_hashes()

@@ -21,11 +21,13 @@ class CheckpointRows(StoreBase):
         after_hash: str,
         created: bool,
         episode_id: int | None,
+        source: str = "disk",
     ) -> int:
         with self._write() as tx:
             cursor = tx.execute(
                 "INSERT INTO agent_writes (scope, path, before_hash, after_hash, created,"
-                " episode_id, last_hash, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                " episode_id, last_hash, created_at, source)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     scope,
                     path,
@@ -35,6 +37,7 @@ class CheckpointRows(StoreBase):
                     episode_id,
                     after_hash,
                     time.time(),
+                    source,
                 ),
             )
             return int(cursor.fetchone()[0])
@@ -42,7 +45,7 @@ class CheckpointRows(StoreBase):
     def last_agent_write(self, scope: str, path: str) -> AgentWrite | None:
         rows = self._read(
             "SELECT id, scope, path, before_hash, after_hash, created, episode_id, status,"
-            " last_hash, created_at FROM agent_writes WHERE scope = ? AND path = ?"
+            " last_hash, created_at, source FROM agent_writes WHERE scope = ? AND path = ?"
             " ORDER BY id DESC LIMIT 1",
             (scope, path),
         )
@@ -50,7 +53,17 @@ class CheckpointRows(StoreBase):
             return None
         row = rows[0]
         return AgentWrite(
-            row[0], row[1], row[2], row[3], row[4], bool(row[5]), row[6], row[7], row[8], row[9]
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            bool(row[5]),
+            row[6],
+            row[7],
+            row[8],
+            row[9],
+            str(row[10]),
         )
 
     def update_agent_write(
@@ -70,6 +83,12 @@ class CheckpointRows(StoreBase):
 
     def count_agent_writes(self, scope: str) -> int:
         return int(self._read("SELECT count(*) FROM agent_writes WHERE scope = ?", (scope,))[0][0])
+
+    def count_agent_writes_by_source(self, scope: str) -> dict[str, int]:
+        rows = self._read(
+            "SELECT source, count(*) FROM agent_writes WHERE scope = ? GROUP BY source", (scope,)
+        )
+        return {str(source): int(count) for source, count in rows}
 
     def referenced_hashes(self) -> set[str]:
         rows = self._read("SELECT before_hash, after_hash FROM agent_writes")

@@ -65,6 +65,8 @@ class AgentWrite:
     status: str
     last_hash: str
     created_at: float
+    source: str = "disk"
+    """Who made it: one of :data:`comodor.brain.models.AGENT_WRITE_SOURCES`."""
 
 
 LESSON_COLUMNS = (

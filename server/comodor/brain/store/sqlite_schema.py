@@ -289,6 +289,14 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE lessons ADD COLUMN trigger_terms INTEGER NOT NULL DEFAULT 0;
     UPDATE lessons SET trigger_terms = comodor_trigger_prefix(trigger, terms);
     """,
+    # 9: where an agent write came from (protocol v1.2 ``agentWritesBySource``): ``disk``
+    # (the watcher), ``command`` (``comodor.agentEdit``), or an edit an assistant made
+    # inside the editor (``comodor/assistantEdit``: ``chat-edit``, ``inline-completion``,
+    # ``next-edit``, ``extension``). Rows from before were all the watcher's or a command's;
+    # they count as ``disk``.
+    """
+    ALTER TABLE agent_writes ADD COLUMN source TEXT NOT NULL DEFAULT 'disk';
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -303,7 +311,9 @@ migration records this number in ``meta.compatible_from``, and a release at
 least this new opens the newer file instead of refusing it. Raise it to
 :data:`SCHEMA_VERSION` with any migration older code would misread or break.
 Migration 8 only adds ``lessons.trigger_terms`` (0, "not told", in rows older
-code writes, which recall reads correctly), so schema 7 stays compatible.
+code writes, which recall reads correctly), and migration 9 only adds
+``agent_writes.source`` (``disk`` in rows older code writes), so schema 7 stays
+compatible.
 """
 
 

@@ -1,0 +1,107 @@
+"""``comodor/assistantEdit``: the editor reports an edit an assistant made inside it.
+
+Protocol v1.2. The client knows who made a change (VS Code's own edit source, or the
+extension's attribution); the server checks the notice against the document it holds
+and hands it to capture as an agent write of those lines. A notice that does not
+match (an unknown or closed document, a version other than the latest change, ranges
+outside the text) is ignored with a log line: counting an edit nobody can place
+would teach a false rule, and missing one only misses a lesson.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from ..brain.errors import InvalidInput
+from ..protocol import AssistantEditParams
+from ..protocol.convert import structure
+from ..protocol.params import RangeParams
+from .server import ComodorServer
+
+log = logging.getLogger(__name__)
+
+METHOD = "comodor/assistantEdit"
+
+
+def plain(value: Any) -> Any:
+    """Pygls hands params of methods it doesn't know as nested ``Object`` namedtuples."""
+    if hasattr(value, "_asdict"):
+        return {key: plain(item) for key, item in value._asdict().items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value
+
+
+def _utf16_length(line: str) -> int:
+    return len(line) if line.isascii() else len(line.encode("utf-16-le")) // 2
+
+
+def line_spans(ranges: Sequence[RangeParams], lines: Sequence[str]) -> list[tuple[int, int]]:
+    """``(first, last)`` lines of each range, or InvalidInput when one is not in the text.
+
+    A range that ends at the start of a line (whole lines inserted) does not own it.
+    """
+    spans: list[tuple[int, int]] = []
+    for index, item in enumerate(ranges):
+        start, end = item.start, item.end
+        if (end.line, end.character) < (start.line, start.character):
+            raise InvalidInput(f"ranges[{index}]", "ends before it starts")
+        for position in (start, end):
+            if position.line >= len(lines):
+                raise InvalidInput(
+                    f"ranges[{index}]", f"line {position.line} is past the document's end"
+                )
+            if position.character > _utf16_length(lines[position.line].rstrip("\r")):
+                raise InvalidInput(
+                    f"ranges[{index}]",
+                    f"character {position.character} is past the end of line {position.line}",
+                )
+        last = end.line - 1 if end.character == 0 and end.line > start.line else end.line
+        spans.append((start.line, last))
+    return spans
+
+
+def assistant_edit(ls: ComodorServer, params: Any) -> None:
+    app = ls.app
+    if app is None:
+        return
+    try:
+        notice = structure(plain(params), AssistantEditParams)
+    except InvalidInput as error:
+        log.warning("%s ignored: %s", METHOD, error)
+        return
+    uri = notice.uri
+    document = ls.workspace.text_documents.get(uri)
+    if document is None:
+        log.warning("%s ignored: %s is not an open document", METHOD, uri[:200])
+        return
+    if document.version != notice.version:
+        log.warning(
+            "%s ignored: version %d of %s, the document is at %s",
+            METHOD,
+            notice.version,
+            uri[:200],
+            document.version,
+        )
+        return
+    before = ls.texts.before(uri, notice.version)
+    if before is None:
+        log.warning(
+            "%s ignored: no change of %s made version %d", METHOD, uri[:200], notice.version
+        )
+        return
+    after = document.source
+    try:
+        spans = line_spans(notice.ranges, after.split("\n"))
+    except InvalidInput as error:
+        log.warning("%s ignored: %s", METHOD, error)
+        return
+    reason = app.assistant_edited(uri, before, after, spans, notice.source)
+    if reason is not None:
+        log.info("%s of %s not counted: %s", METHOD, uri[:200], reason)
+
+
+def register(server: ComodorServer) -> None:
+    server.feature(METHOD)(assistant_edit)
