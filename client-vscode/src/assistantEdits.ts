@@ -84,6 +84,12 @@ export class AssistantEdits implements vscode.Disposable {
   private readonly keyboard = new Map<string, { at: number; selections: Range[] }>();
   private readonly formattingUntil = new Map<string, number>();
   private readonly offers = new Map<string, Offer[]>();
+  /** When each document stopped being shown; documents never seen count from activation. */
+  private readonly hiddenSince = new Map<string, number>();
+  private shown = new Set<string>();
+  private readonly startedAt = Date.now();
+  private focused = vscode.window.state.focused;
+  private focusChangedAt = Date.now();
 
   /**
    * @param send delivers one notification (dropped when the server is not running)
@@ -93,8 +99,25 @@ export class AssistantEdits implements vscode.Disposable {
     private readonly send: (params: AssistantEditParams) => void,
     private readonly log: (line: string) => void,
   ) {
+    this.shown = this.visibleUris();
     this.subscriptions = [
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused !== this.focused) {
+          this.focused = state.focused;
+          this.focusChangedAt = Date.now();
+        }
+      }),
+      vscode.window.onDidChangeVisibleTextEditors(() => {
+        const now = Date.now();
+        const shown = this.visibleUris();
+        for (const uri of this.shown) {
+          if (!shown.has(uri)) {
+            this.hiddenSince.set(uri, now);
+          }
+        }
+        this.shown = shown;
+      }),
       vscode.window.onDidChangeTextEditorSelection((e) => {
         if (e.kind === vscode.TextEditorSelectionChangeKind.Keyboard) {
           this.keyboard.set(e.textEditor.document.uri.toString(), { at: Date.now(), selections: e.selections.map(plainRange) });
@@ -112,6 +135,7 @@ export class AssistantEdits implements vscode.Disposable {
         this.keyboard.delete(uri);
         this.formattingUntil.delete(uri);
         this.offers.delete(uri);
+        this.hiddenSince.delete(uri);
       }),
     ];
   }
@@ -125,6 +149,10 @@ export class AssistantEdits implements vscode.Disposable {
       list.push({ at: now, edits: edits.map((t) => ({ range: plainRange(t.range), newText: t.newText })) });
       this.offers.set(key, list.slice(-OFFERS_PER_DOCUMENT));
     }
+  }
+
+  private visibleUris(): Set<string> {
+    return new Set(vscode.window.visibleTextEditors.map((ed) => ed.document.uri.toString()));
   }
 
   private changed(e: vscode.TextDocumentChangeEvent): void {
@@ -141,6 +169,8 @@ export class AssistantEdits implements vscode.Disposable {
       rangeLength: c.rangeLength,
       text: c.text,
     }));
+    const visible = vscode.window.visibleTextEditors.some((ed) => ed.document.uri.toString() === uri);
+    const focused = vscode.window.state.focused;
     const offered = (this.offers.get(uri) ?? []).filter((o) => now - o.at < OFFER_TTL_MS).flatMap((o) => o.edits);
     this.pending.push({
       uri,
@@ -157,9 +187,11 @@ export class AssistantEdits implements vscode.Disposable {
         ownEdit: matchesOffered(hunks, offered),
         formatting: now <= (this.formattingUntil.get(uri) ?? 0),
         dirty: doc.isDirty,
-        visible: vscode.window.visibleTextEditors.some((ed) => ed.document.uri.toString() === uri),
+        visible,
+        hiddenForMs: visible ? 0 : now - (this.hiddenSince.get(uri) ?? this.startedAt),
         inTab: inTab(uri),
-        windowFocused: vscode.window.state.focused,
+        windowFocused: focused,
+        unfocusedForMs: focused ? 0 : now - this.focusChangedAt,
       },
     });
     if (!this.timer) {
@@ -183,12 +215,18 @@ export class AssistantEdits implements vscode.Disposable {
       };
       let verdict = classifyChange(facts);
       if (verdict.kind === 'assistant') {
-        // Only now is the clipboard worth reading: pasted text is never an assistant's.
+        // Only now is the clipboard worth reading: pasted text is never an assistant's. Only
+        // on the desktop: in a browser (code-server, vscode.dev) reading it may ask the user
+        // for permission. A paste lands in the focused editor anyway, which the stable
+        // signals never attribute, and a Ctrl+V paste looks like typing.
         if (clipboard === null) {
-          clipboard = await vscode.env.clipboard.readText().then(
-            (t) => t,
-            () => undefined,
-          );
+          clipboard =
+            vscode.env.uiKind === vscode.UIKind.Desktop
+              ? await vscode.env.clipboard.readText().then(
+                  (t) => t,
+                  () => undefined,
+                )
+              : undefined;
         }
         verdict = classifyChange({ ...facts, pasted: insertsClipboard(facts.hunks, clipboard) });
       }

@@ -61,10 +61,14 @@ export interface ChangeFacts {
   dirty: boolean;
   /** Shown in a visible editor. */
   visible: boolean;
+  /** How long the document has not been shown (0 while it is). */
+  hiddenForMs: number;
   /** Open in one of the user's tabs. The protocol: edits of files the user has not opened are
    *  never an assistant's (an agent's write of such a file reaches the server's disk watcher). */
   inTab: boolean;
   windowFocused: boolean;
+  /** How long the window has not been focused (0 while it is). */
+  unfocusedForMs: number;
   /** Edits that arrived in the same moment, across documents (see burstFacts). */
   burst: BurstFacts;
 }
@@ -78,6 +82,13 @@ export interface BurstFacts {
 
 /** How long after a Keyboard selection change an edit near the cursor counts as typing. */
 export const TYPING_MS = 1500;
+
+/**
+ * How long the window must have been unfocused, or the document hidden, before its edits can be
+ * an assistant's on stable signals alone: the user's own slow command (a formatter, a code
+ * action) may land a few seconds after they switched away.
+ */
+export const SETTLE_MS = 5000;
 
 /** Valid `:<extension id>` suffixes (the schema's pattern). */
 const EXTENSION_ID = /^[A-Za-z0-9._-]{1,200}$/;
@@ -202,7 +213,7 @@ export function classifyChange(facts: ChangeFacts): Verdict {
     return { kind: 'user', why: 'paste' };
   }
   if (looksTyped(facts)) {
-    return { kind: 'user', why: 'typing' };
+    return { kind: 'user', why: 'typing' }; // a paste with Ctrl+V looks the same
   }
   if (!facts.dirty) {
     return { kind: 'unsure', why: 'the document matches the disk (a reload or a revert)' };
@@ -211,10 +222,14 @@ export function classifyChange(facts: ChangeFacts): Verdict {
     return { kind: 'unsure', why: 'the same text in every place (a rename or a Replace All)' };
   }
   if (!facts.windowFocused) {
-    return { kind: 'assistant', source: 'extension', why: 'changed while the window was not focused' };
+    return facts.unfocusedForMs >= SETTLE_MS
+      ? { kind: 'assistant', source: 'extension', why: 'changed while the window was not focused' }
+      : { kind: 'unsure', why: 'the window lost focus moments ago (the user’s own command may land now)' };
   }
   if (!facts.visible && !facts.burst.visibleChanged) {
-    return { kind: 'assistant', source: 'extension', why: 'changed in a tab that is not shown' };
+    return facts.hiddenForMs >= SETTLE_MS
+      ? { kind: 'assistant', source: 'extension', why: 'changed in a tab that is not shown' }
+      : { kind: 'unsure', why: 'the tab was shown moments ago (the user’s own command may land now)' };
   }
   // A focused, visible editor: a multi-hunk edit there may be the user's refactoring or code
   // action as well as an assistant's, and nothing stable tells them apart.

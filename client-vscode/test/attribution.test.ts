@@ -55,12 +55,17 @@ function facts(over: Partial<ChangeFacts> = {}): ChangeFacts {
     pasted: false,
     dirty: true,
     visible: false,
+    hiddenForMs: 60_000,
     inTab: true,
     windowFocused: true,
+    unfocusedForMs: 0,
     burst: { visibleChanged: false, uniform: false },
     ...over,
   };
 }
+
+/** The user has been away from the window for a while. */
+const AWAY = { windowFocused: false, unfocusedForMs: 30_000 };
 
 /** The user's own keystroke: one character where the cursor is, the cursor just moved by keyboard. */
 const typed: Partial<ChangeFacts> = {
@@ -74,22 +79,27 @@ test('a multi-hunk edit of a document open in a tab but not shown is another ext
 });
 
 test('a multi-hunk edit while the window is not focused is another extension’s, even in a visible editor', () => {
-  const v = classifyChange(facts({ windowFocused: false, visible: true, burst: { visibleChanged: true, uniform: false } }));
+  const v = classifyChange(facts({ ...AWAY, visible: true, hiddenForMs: 0, burst: { visibleChanged: true, uniform: false } }));
   assert.equal(v.kind, 'assistant');
   assert.equal(v.kind === 'assistant' && v.source, 'extension');
 });
 
+test('an edit moments after the user switched away may be their own slow command: nothing is said', () => {
+  assert.equal(classifyChange(facts({ windowFocused: false, unfocusedForMs: 800, visible: true, hiddenForMs: 0 })).kind, 'unsure');
+  assert.equal(classifyChange(facts({ hiddenForMs: 1200 })).kind, 'unsure');
+});
+
 test('typing is never an assistant’s, not even when the window reports no focus', () => {
-  assert.deepEqual(classifyChange(facts({ ...typed, windowFocused: false })), { kind: 'user', why: 'typing' });
+  assert.deepEqual(classifyChange(facts({ ...typed, ...AWAY })), { kind: 'user', why: 'typing' });
   assert.deepEqual(classifyChange(facts({ ...typed, visible: false })), { kind: 'user', why: 'typing' });
   // multi-cursor typing: a hunk at every cursor
   const cursors = [5, 1].map((line) => ({ start: { line, character: 5 }, end: { line, character: 5 } }));
   const multi = [5, 1].map((line) => hunk(DOC, { line, character: 4 }, { line, character: 4 }, 'x'));
-  assert.equal(classifyChange(facts({ hunks: multi, keyboard: { msAgo: 20, selections: cursors }, windowFocused: false })).kind, 'user');
+  assert.equal(classifyChange(facts({ hunks: multi, keyboard: { msAgo: 20, selections: cursors }, ...AWAY })).kind, 'user');
   // a keystroke long ago, or far from the edit, explains nothing
-  assert.equal(classifyChange(facts({ ...typed, keyboard: { msAgo: 60_000, selections: typed.keyboard!.selections }, windowFocused: false })).kind, 'assistant');
+  assert.equal(classifyChange(facts({ ...typed, keyboard: { msAgo: 60_000, selections: typed.keyboard!.selections }, ...AWAY })).kind, 'assistant');
   const elsewhere = [{ start: { line: 5, character: 0 }, end: { line: 5, character: 0 } }];
-  assert.equal(classifyChange(facts({ ...typed, keyboard: { msAgo: 5, selections: elsewhere }, windowFocused: false })).kind, 'assistant');
+  assert.equal(classifyChange(facts({ ...typed, keyboard: { msAgo: 5, selections: elsewhere }, ...AWAY })).kind, 'assistant');
 });
 
 test('a paste is never an assistant’s: the inserted text is the clipboard', () => {
@@ -98,20 +108,20 @@ test('a paste is never an assistant’s: the inserted text is the clipboard', ()
   assert.equal(insertsClipboard(pasteHunk, 'something else'), false);
   assert.equal(insertsClipboard(pasteHunk, ''), false);
   assert.equal(insertsClipboard(pasteHunk, undefined), false);
-  assert.deepEqual(classifyChange(facts({ hunks: pasteHunk, pasted: true, windowFocused: false })), { kind: 'user', why: 'paste' });
+  assert.deepEqual(classifyChange(facts({ hunks: pasteHunk, pasted: true, ...AWAY })), { kind: 'user', why: 'paste' });
 });
 
 test('undo and redo are never an assistant’s', () => {
-  assert.deepEqual(classifyChange(facts({ undoRedo: true, windowFocused: false })), { kind: 'user', why: 'undo or redo' });
+  assert.deepEqual(classifyChange(facts({ undoRedo: true, ...AWAY })), { kind: 'user', why: 'undo or redo' });
   // not even when VS Code's edit source names a chat edit (undoing it is the user's act)
   const chat = { source: 'Chat.applyEdits', metadata: { source: 'Chat.applyEdits' } };
   assert.equal(classifyChange(facts({ undoRedo: true, detailedReason: chat })).kind, 'user');
 });
 
 test('formatting on save is never an assistant’s', () => {
-  assert.deepEqual(classifyChange(facts({ formatting: true, windowFocused: false })), { kind: 'user', why: 'formatting on save' });
+  assert.deepEqual(classifyChange(facts({ formatting: true, ...AWAY })), { kind: 'user', why: 'formatting on save' });
   const formatCommand = { source: 'unknown', metadata: { source: 'unknown', name: 'formatEditsCommand' } };
-  assert.equal(classifyChange(facts({ detailedReason: formatCommand, windowFocused: false })).kind, 'user');
+  assert.equal(classifyChange(facts({ detailedReason: formatCommand, ...AWAY })).kind, 'user');
 });
 
 test('Comodor’s own quick fix or fix-all is never an assistant’s', () => {
@@ -121,10 +131,10 @@ test('Comodor’s own quick fix or fix-all is never an assistant’s', () => {
   assert.ok(matchesOffered(applied, offered));
   assert.equal(matchesOffered(AGENT_HUNKS, offered), false);
   assert.equal(matchesOffered([], offered), false);
-  assert.deepEqual(classifyChange(facts({ ownEdit: true, windowFocused: false })), { kind: 'user', why: "Comodor's own fix" });
+  assert.deepEqual(classifyChange(facts({ ownEdit: true, ...AWAY })), { kind: 'user', why: "Comodor's own fix" });
   // VS Code's word for an applied code action agrees
   const codeAction = { source: 'codeAction', metadata: { source: 'codeAction', $kind: 'quickfix', $extensionId: 'comodor.comodor' } };
-  assert.equal(classifyChange(facts({ detailedReason: codeAction, windowFocused: false })).kind, 'user');
+  assert.equal(classifyChange(facts({ detailedReason: codeAction, ...AWAY })).kind, 'user');
 });
 
 test('VS Code’s chat edit source makes a chat edit, even in the editor the user looks at', () => {
@@ -161,7 +171,7 @@ test('an accepted inline completion is an inline completion, a next edit suggest
 
 test('VS Code’s word for typing, paste, suggestions, snippets and renames is the user’s', () => {
   for (const source of ['cursor', 'suggest', 'snippet', 'rename', 'reloadFromDisk', 'Chat.undoEdits']) {
-    const v = classifyChange(facts({ detailedReason: { source, metadata: { source, kind: 'type' } }, windowFocused: false }));
+    const v = classifyChange(facts({ detailedReason: { source, metadata: { source, kind: 'type' } }, ...AWAY }));
     assert.equal(v.kind, 'user', source);
   }
 });
@@ -181,14 +191,14 @@ test('when nothing tells the user from an assistant, nothing is said', () => {
   // the same burst changed the editor the user looks at (a rename from there)
   assert.equal(classifyChange(facts({ burst: { visibleChanged: true, uniform: false } })).kind, 'unsure');
   // the same text everywhere: a rename or a Replace All
-  assert.equal(classifyChange(facts({ windowFocused: false, burst: { visibleChanged: false, uniform: true } })).kind, 'unsure');
+  assert.equal(classifyChange(facts({ ...AWAY, burst: { visibleChanged: false, uniform: true } })).kind, 'unsure');
   // the document matches the disk again: a reload or a revert, which the disk watcher handles
-  assert.equal(classifyChange(facts({ dirty: false, windowFocused: false })).kind, 'unsure');
+  assert.equal(classifyChange(facts({ dirty: false, ...AWAY })).kind, 'unsure');
   assert.equal(classifyChange(facts({ hunks: [] })).kind, 'unsure');
 });
 
 test('edits of a file the user has not opened are never an assistant’s', () => {
-  assert.deepEqual(classifyChange(facts({ inTab: false, windowFocused: false })), { kind: 'user', why: 'a file the user has not opened' });
+  assert.deepEqual(classifyChange(facts({ inTab: false, ...AWAY })), { kind: 'user', why: 'a file the user has not opened' });
 });
 
 test('a burst is uniform when every hunk inserts the same text, and notes a visible document', () => {
