@@ -15,6 +15,7 @@ import {
   AssistantEditParams,
   ChangeFacts,
   Hunk,
+  OfferedEdit,
   Range,
   burstFacts,
   classifyChange,
@@ -44,7 +45,7 @@ interface Seen {
 
 interface Offer {
   at: number;
-  edits: { range: Range; newText: string }[];
+  edits: OfferedEdit[];
 }
 
 function plainRange(r: vscode.Range): Range {
@@ -171,7 +172,7 @@ export class AssistantEdits implements vscode.Disposable {
     }));
     const visible = vscode.window.visibleTextEditors.some((ed) => ed.document.uri.toString() === uri);
     const focused = vscode.window.state.focused;
-    const offered = (this.offers.get(uri) ?? []).filter((o) => now - o.at < OFFER_TTL_MS).flatMap((o) => o.edits);
+    const offered = (this.offers.get(uri) ?? []).filter((o) => now - o.at < OFFER_TTL_MS).map((o) => o.edits);
     this.pending.push({
       uri,
       version: doc.version,

@@ -224,12 +224,12 @@ export function classifyChange(facts: ChangeFacts): Verdict {
   if (!facts.windowFocused) {
     return facts.unfocusedForMs >= SETTLE_MS
       ? { kind: 'assistant', source: 'extension', why: 'changed while the window was not focused' }
-      : { kind: 'unsure', why: 'the window lost focus moments ago (the user’s own command may land now)' };
+      : { kind: 'unsure', why: "the window lost focus moments ago (the user's own command may land now)" };
   }
   if (!facts.visible && !facts.burst.visibleChanged) {
     return facts.hiddenForMs >= SETTLE_MS
       ? { kind: 'assistant', source: 'extension', why: 'changed in a tab that is not shown' }
-      : { kind: 'unsure', why: 'the tab was shown moments ago (the user’s own command may land now)' };
+      : { kind: 'unsure', why: "the tab was shown moments ago (the user's own command may land now)" };
   }
   // A focused, visible editor: a multi-hunk edit there may be the user's refactoring or code
   // action as well as an assistant's, and nothing stable tells them apart.
@@ -245,16 +245,26 @@ export function burstFacts(changes: readonly { hunks: readonly Hunk[]; visible: 
   };
 }
 
+export interface OfferedEdit {
+  range: Range;
+  newText: string;
+}
+
 /**
- * Is every hunk one of the text edits Comodor's code actions offered for this document? An
- * applied edit's hunk replaces (part of) an offered range with (part of) its text.
+ * Is every hunk one of the text edits Comodor's code actions offered for this document (each
+ * action a list of edits)? A hunk is an offered edit, or part of one, or several edits of one
+ * action that touch each other, which VS Code applies as one hunk spanning them all.
  */
-export function matchesOffered(hunks: readonly Hunk[], offered: readonly { range: Range; newText: string }[]): boolean {
+export function matchesOffered(hunks: readonly Hunk[], actions: readonly (readonly OfferedEdit[])[]): boolean {
   const within = (inner: Range, outer: Range) => cmp(inner.start, outer.start) >= 0 && cmp(inner.end, outer.end) <= 0;
-  return (
-    hunks.length > 0 &&
-    hunks.every((h) => offered.some((o) => within(h.range, o.range) && o.newText.includes(h.text)))
-  );
+  const matches = (h: Hunk, edits: readonly OfferedEdit[]) => {
+    if (edits.some((o) => within(h.range, o.range) && o.newText.includes(h.text))) {
+      return true;
+    }
+    const inside = edits.filter((o) => within(o.range, h.range));
+    return inside.length >= 2 && inside.every((o) => h.text.includes(o.newText));
+  };
+  return hunks.length > 0 && hunks.every((h) => actions.some((edits) => matches(h, edits)));
 }
 
 function cmp(a: Position, b: Position): number {

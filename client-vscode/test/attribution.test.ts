@@ -126,11 +126,19 @@ test('formatting on save is never an assistant’s', () => {
 
 test('Comodor’s own quick fix or fix-all is never an assistant’s', () => {
   // the server offered: replace the double-quoted string on line 1 with a single-quoted one
-  const offered = [{ range: { start: { line: 1, character: 11 }, end: { line: 1, character: 16 } }, newText: "'one'" }];
-  const applied: Hunk[] = [{ range: offered[0].range, rangeOffset: 20, rangeLength: 5, text: "'one'" }];
-  assert.ok(matchesOffered(applied, offered));
-  assert.equal(matchesOffered(AGENT_HUNKS, offered), false);
-  assert.equal(matchesOffered([], offered), false);
+  const quickFix = [{ range: { start: { line: 1, character: 11 }, end: { line: 1, character: 16 } }, newText: "'one'" }];
+  const applied: Hunk[] = [{ range: quickFix[0].range, rangeOffset: 20, rangeLength: 5, text: "'one'" }];
+  assert.ok(matchesOffered(applied, [quickFix]));
+  assert.equal(matchesOffered(AGENT_HUNKS, [quickFix]), false);
+  assert.equal(matchesOffered([], [quickFix]), false);
+  // fix-all: two touching edits of one action that VS Code applied as one hunk over both
+  const fixAll = [
+    { range: { start: { line: 3, character: 4 }, end: { line: 3, character: 9 } }, newText: "'a'" },
+    { range: { start: { line: 3, character: 9 }, end: { line: 3, character: 14 } }, newText: ", 'b'" },
+  ];
+  const merged: Hunk = { range: { start: { line: 3, character: 4 }, end: { line: 3, character: 14 } }, rangeOffset: 40, rangeLength: 10, text: "'a', 'b'" };
+  assert.ok(matchesOffered([merged], [quickFix, fixAll]));
+  assert.equal(matchesOffered([{ ...merged, text: 'other text' }], [fixAll]), false);
   assert.deepEqual(classifyChange(facts({ ownEdit: true, ...AWAY })), { kind: 'user', why: "Comodor's own fix" });
   // VS Code's word for an applied code action agrees
   const codeAction = { source: 'codeAction', metadata: { source: 'codeAction', $kind: 'quickfix', $extensionId: 'comodor.comodor' } };
