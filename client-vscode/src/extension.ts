@@ -1,5 +1,7 @@
 // Wiring only: create the pieces, connect their events, register commands and views.
 import * as vscode from 'vscode';
+import { ASSISTANT_EDIT_NOTIFICATION } from './attribution';
+import { AssistantEdits } from './assistantEdits';
 import { registerCommands } from './commands';
 import { debounce } from './debounce';
 import { ComodorServer } from './languageServer';
@@ -42,6 +44,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       // The tree may not have loaded the rule yet; focusing the view is still useful.
     }
   };
+  // Assistant edits change the agent-write counts in the status bar's tooltip.
+  const recountSoon = debounce(() => void statusBar.refreshCounts(), 2000);
+  const assistantEdits = new AssistantEdits(
+    (params) => {
+      srv.notify(ASSISTANT_EDIT_NOTIFICATION, params);
+      recountSoon();
+    },
+    (line) => srv.output.appendLine(line),
+  );
   const notifications = new MemoryNotifications(srv, {
     refreshViews,
     addCorrection: (e) => corrections.add({ ...e, at: new Date() }),
@@ -58,6 +69,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     progress,
     playbooks,
     notifications,
+    assistantEdits,
+    srv.onDidOfferEdit((edit) => assistantEdits.offered(edit)),
+    { dispose: () => recountSoon.cancel() },
     rulesTree,
     vscode.window.registerTreeDataProvider('comodor.lessons', lessons),
     vscode.window.registerTreeDataProvider('comodor.corrections', corrections),

@@ -169,3 +169,51 @@ export function statusText(stats: StatsResult): string {
     `Remembered: ${rules}, ${plural(stats.lessons, 'lesson')}, ${plural(stats.episodes, 'task')}.`
   );
 }
+
+/** `comodor.stats`' `agentWritesBySource` (protocol v1.2); an older server sends none. */
+export const AGENT_WRITE_SOURCES = ['disk', 'command', 'chat-edit', 'inline-completion', 'next-edit', 'extension'] as const;
+
+const SOURCE_WORDS: Record<(typeof AGENT_WRITE_SOURCES)[number], [string, string]> = {
+  disk: ['written to disk', 'written to disk'],
+  command: ['reported by the assistant', 'reported by the assistant'],
+  'chat-edit': ['chat edit', 'chat edits'],
+  'inline-completion': ['accepted inline completion', 'accepted inline completions'],
+  'next-edit': ['accepted next edit suggestion', 'accepted next edit suggestions'],
+  extension: ['edit by another extension', 'edits by other extensions'],
+};
+
+function count(x: unknown): number | undefined {
+  return typeof x === 'number' && Number.isFinite(x) && x >= 0 ? Math.floor(x) : undefined;
+}
+
+export interface AgentWritesSummary {
+  /** e.g. `7 edits by your assistant seen`; undefined when the server sent no count. */
+  total: string | undefined;
+  /** One line per source that has any: known sources in protocol order, then any newer ones. */
+  bySource: string[];
+}
+
+/**
+ * What the status bar tooltip says the assistant wrote. Fields missing or malformed (an older
+ * server has no `agentWritesBySource`) leave out what they would have said.
+ */
+export function agentWritesSummary(stats: Partial<StatsResult> & { agentWritesBySource?: unknown }): AgentWritesSummary {
+  const n = count(stats.agentWrites);
+  const total = n === undefined ? undefined : n === 0 ? 'No edits by your assistant seen yet' : `${plural(n, 'edit')} by your assistant seen`;
+  const lines: string[] = [];
+  const by = stats.agentWritesBySource;
+  if (!by || typeof by !== 'object' || Array.isArray(by)) {
+    return { total, bySource: lines };
+  }
+  const entries = by as Record<string, unknown>;
+  const known = new Set<string>(AGENT_WRITE_SOURCES);
+  for (const source of [...AGENT_WRITE_SOURCES, ...Object.keys(entries).filter((k) => !known.has(k)).sort()]) {
+    const n = count(entries[source]);
+    if (!n) {
+      continue;
+    }
+    const words = SOURCE_WORDS[source as keyof typeof SOURCE_WORDS];
+    lines.push(words ? `${n} ${n === 1 ? words[0] : words[1]}` : `${n} ${source}`);
+  }
+  return { total, bySource: lines };
+}

@@ -96,6 +96,7 @@ export class ComodorServer implements vscode.Disposable {
   private readonly crashes = new CrashBudget();
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
   private readonly memoryEmitter = new vscode.EventEmitter<MemoryNotification>();
+  private readonly offeredEditEmitter = new vscode.EventEmitter<vscode.WorkspaceEdit>();
   private pending: Promise<boolean> | undefined;
   /** The `comodor.server.path` the user set aside with "Use the Bundled Server" (this session). */
   private bundledInsteadOf: string | undefined;
@@ -104,6 +105,9 @@ export class ComodorServer implements vscode.Disposable {
   readonly onDidChangeState = this.stateEmitter.event;
   /** Fires for each `comodor/memory` notification, across restarts. */
   readonly onMemory = this.memoryEmitter.event;
+  /** Fires with the edit of every code action the server offers (quick fixes, fix-all), so
+   *  applying one is known as Comodor's own edit and never taken for an assistant's. */
+  readonly onDidOfferEdit = this.offeredEditEmitter.event;
 
   /**
    * @param extensionPath where the extension is installed (its server is in `bundled/`)
@@ -129,6 +133,20 @@ export class ComodorServer implements vscode.Disposable {
 
   get launchOrigin(): ServerLaunch['origin'] | undefined {
     return this.launch?.origin;
+  }
+
+  /**
+   * Send a notification to the running server. Nothing is queued while it is not running: a
+   * (re)started server is sent every open document afresh and knows nothing of older versions.
+   */
+  notify(method: string, params: unknown): void {
+    const client = this.client;
+    if (!client || this.stateValue !== 'running') {
+      return;
+    }
+    client.sendNotification(method, params).catch((err: unknown) => {
+      this.output.appendLine(`Sending ${method}: ${String(err)}`);
+    });
   }
 
   private setState(state: ServerState): void {
@@ -287,6 +305,16 @@ export class ComodorServer implements vscode.Disposable {
           });
           return new vscode.Hover(contents, hover.range);
         },
+        provideCodeActions: async (document, range, context, token, next) => {
+          const actions = await next(document, range, context, token);
+          this.noteOffered(actions);
+          return actions;
+        },
+        resolveCodeAction: async (item, token, next) => {
+          const resolved = await next(item, token);
+          this.noteOffered(resolved ? [resolved] : undefined);
+          return resolved;
+        },
         workspace: {
           // Answer pulls of section `comodor` with the same shape as initializationOptions
           // (client-only keys dropped, empty brainPath omitted); other sections pass through.
@@ -354,6 +382,15 @@ export class ComodorServer implements vscode.Disposable {
     return client;
   }
 
+  private noteOffered(actions: readonly (vscode.Command | vscode.CodeAction)[] | null | undefined): void {
+    for (const action of actions ?? []) {
+      const edit = (action as vscode.CodeAction).edit;
+      if (edit instanceof vscode.WorkspaceEdit) {
+        this.offeredEditEmitter.fire(edit);
+      }
+    }
+  }
+
   private showProblem(severity: 'error' | 'warning', message: string, fixes: Fix[]): void {
     const labels = [...new Set(fixes.map((f) => FIX_LABELS[f])), SHOW_OUTPUT];
     const show = severity === 'error' ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
@@ -390,6 +427,7 @@ export class ComodorServer implements vscode.Disposable {
     void this.stop();
     this.stateEmitter.dispose();
     this.memoryEmitter.dispose();
+    this.offeredEditEmitter.dispose();
     this.output.dispose();
   }
 }

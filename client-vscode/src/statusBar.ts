@@ -1,5 +1,7 @@
-// Status bar: how many house rules are in force, and what was recalled last. Click → House Rules.
+// Status bar: how many house rules are in force, what was recalled last, and (in the tooltip)
+// what the assistant was seen writing, by source. Click → House Rules.
 import * as vscode from 'vscode';
+import { AgentWritesSummary, agentWritesSummary } from './format';
 import type { ComodorServer } from './languageServer';
 import type { MemoryNotification } from './protocol';
 import { RecallSummary, recallLabel, summariseRecall } from './recall';
@@ -7,6 +9,7 @@ import { RecallSummary, recallLabel, summariseRecall } from './recall';
 export class StatusBar implements vscode.Disposable {
   private readonly item: vscode.StatusBarItem;
   private activeRules: number | undefined;
+  private agentWrites: AgentWritesSummary | undefined;
   private lastRecall: { summary: RecallSummary; at: Date } | undefined;
 
   constructor(private readonly server: ComodorServer) {
@@ -21,11 +24,16 @@ export class StatusBar implements vscode.Disposable {
       this.render();
       return;
     }
-    try {
-      const rules = await this.server.api.rules(false);
-      this.activeRules = rules.filter((r) => r.confident && r.active).length;
-    } catch (err) {
-      this.server.output.appendLine(`Status bar: ${String(err)}`);
+    const [rules, stats] = await Promise.allSettled([this.server.api.rules(false), this.server.api.stats()]);
+    if (rules.status === 'fulfilled') {
+      this.activeRules = rules.value.filter((r) => r.confident && r.active).length;
+    } else {
+      this.server.output.appendLine(`Status bar: ${String(rules.reason)}`);
+    }
+    if (stats.status === 'fulfilled') {
+      this.agentWrites = stats.value && typeof stats.value === 'object' ? agentWritesSummary(stats.value) : undefined;
+    } else {
+      this.server.output.appendLine(`Status bar: ${String(stats.reason)}`);
     }
     this.render();
   }
@@ -73,6 +81,15 @@ export class StatusBar implements vscode.Disposable {
       tip.appendText('Nothing recalled yet this session.');
     }
     tip.appendMarkdown('\n\n');
+    const writes = this.agentWrites;
+    if (writes?.total) {
+      tip.appendText(writes.total);
+      for (const line of writes.bySource) {
+        tip.appendMarkdown('\n- ');
+        tip.appendText(line);
+      }
+      tip.appendMarkdown('\n\n');
+    }
     tip.appendText('Click to show the House Rules.');
     this.item.tooltip = tip;
   }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
+  agentWritesSummary,
   announcementText,
   correctionDescription,
   lessonDescription,
@@ -69,4 +70,27 @@ test('status says whether agent writes are seen, and what was captured', () => {
   assert.match(statusText({ ...stats, watching: 'off', rules: 3 }), /^Comodor isn't watching.*3 house rules \(2 confident\)/);
   // an older server that does not say what its watcher does
   assert.match(statusText({ ...stats, watching: undefined } as unknown as typeof stats), /watcher has stopped/);
+});
+
+test('the tooltip counts the assistant’s writes by source, in protocol order', () => {
+  const stats = {
+    agentWrites: 9,
+    agentWritesBySource: { disk: 3, command: 1, 'chat-edit': 2, 'inline-completion': 1, 'next-edit': 0, extension: 2 },
+  };
+  assert.deepEqual(agentWritesSummary(stats), {
+    total: '9 edits by your assistant seen',
+    bySource: ['3 written to disk', '1 reported by the assistant', '2 chat edits', '1 accepted inline completion', '2 edits by other extensions'],
+  });
+  assert.deepEqual(agentWritesSummary({ agentWrites: 1, agentWritesBySource: { 'next-edit': 1 } }).bySource, ['1 accepted next edit suggestion']);
+  assert.equal(agentWritesSummary({ agentWrites: 0, agentWritesBySource: {} }).total, 'No edits by your assistant seen yet');
+});
+
+test('an older server without agentWritesBySource still gets its total; odd values are left out', () => {
+  assert.deepEqual(agentWritesSummary({ agentWrites: 4 }), { total: '4 edits by your assistant seen', bySource: [] });
+  assert.deepEqual(agentWritesSummary({}), { total: undefined, bySource: [] });
+  assert.deepEqual(agentWritesSummary({ agentWrites: 2, agentWritesBySource: [1, 2] }).bySource, []);
+  assert.deepEqual(
+    agentWritesSummary({ agentWrites: 5, agentWritesBySource: { disk: 'many', command: -1, chat: 2, 'chat-edit': 3 } }).bySource,
+    ['3 chat edits', '2 chat'], // a source a newer server adds shows under its own name
+  );
 });

@@ -1,0 +1,251 @@
+// Sends `comodor/assistantEdit` for the editor changes attribution.ts calls an assistant's.
+// Wiring only: this module copies what VS Code says about each change (and about the
+// keyboard, saves, tabs, focus, Comodor's offered fixes) into plain facts; every decision is
+// attribution.ts's.
+//
+// VS Code's own edit source, `event.detailedReason`, exists only with the
+// `textDocumentChangeReason` API proposal enabled. The manifest does not declare
+// `enabledApiProposals`: a stable VS Code (and code-server) logs "CANNOT USE these API
+// proposals" on every start for an extension that declares one it was not granted, a build
+// that does not know the proposal logs that it "DOES NOT EXIST", and `vsce publish` refuses the
+// package. So the property is read defensively: it is there in a development host run with
+// the proposal (or once the API is final), and everywhere else the stable signals decide.
+import * as vscode from 'vscode';
+import {
+  AssistantEditParams,
+  ChangeFacts,
+  Hunk,
+  OfferedEdit,
+  Range,
+  burstFacts,
+  classifyChange,
+  insertedOffsets,
+  insertsClipboard,
+  matchesOffered,
+  toRanges,
+} from './attribution';
+
+/** Changes that arrive within this many ms are one burst (one bulk edit reaches us as several). */
+const BURST_MS = 80;
+/** Edits this soon after onWillSaveTextDocument are format on save or code actions on save. */
+const FORMAT_MS = 2000;
+/** Comodor's offered fixes are remembered this long (the lightbulb may be opened later). */
+const OFFER_TTL_MS = 10 * 60_000;
+const OFFERS_PER_DOCUMENT = 30;
+/** Documents the language client syncs (languageServer.ts documentSelector). */
+const SCHEMES = new Set(['file', 'untitled']);
+
+interface Seen {
+  uri: string;
+  version: number;
+  at: number;
+  ranges: Range[];
+  facts: Omit<ChangeFacts, 'burst' | 'pasted' | 'keyboard'>;
+}
+
+interface Offer {
+  at: number;
+  edits: OfferedEdit[];
+}
+
+function plainRange(r: vscode.Range): Range {
+  return {
+    start: { line: r.start.line, character: r.start.character },
+    end: { line: r.end.line, character: r.end.character },
+  };
+}
+
+function detailedReasonOf(e: vscode.TextDocumentChangeEvent): unknown {
+  try {
+    return (e as { readonly detailedReason?: unknown }).detailedReason;
+  } catch {
+    return undefined;
+  }
+}
+
+function inTab(uri: string): boolean {
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      const input = tab.input;
+      if (input instanceof vscode.TabInputText && input.uri.toString() === uri) {
+        return true;
+      }
+      if (input instanceof vscode.TabInputTextDiff && (input.modified.toString() === uri || input.original.toString() === uri)) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+export class AssistantEdits implements vscode.Disposable {
+  private readonly subscriptions: vscode.Disposable[];
+  private pending: Seen[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private readonly keyboard = new Map<string, { at: number; selections: Range[] }>();
+  private readonly formattingUntil = new Map<string, number>();
+  private readonly offers = new Map<string, Offer[]>();
+  /** When each document stopped being shown; documents never seen count from activation. */
+  private readonly hiddenSince = new Map<string, number>();
+  private shown = new Set<string>();
+  private readonly startedAt = Date.now();
+  private focused = vscode.window.state.focused;
+  private focusChangedAt = Date.now();
+
+  /**
+   * @param send delivers one notification (dropped when the server is not running)
+   * @param log one line for the output channel, for each edit attributed to an assistant
+   */
+  constructor(
+    private readonly send: (params: AssistantEditParams) => void,
+    private readonly log: (line: string) => void,
+  ) {
+    this.shown = this.visibleUris();
+    this.subscriptions = [
+      vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
+      vscode.window.onDidChangeWindowState((state) => {
+        if (state.focused !== this.focused) {
+          this.focused = state.focused;
+          this.focusChangedAt = Date.now();
+        }
+      }),
+      vscode.window.onDidChangeVisibleTextEditors(() => {
+        const now = Date.now();
+        const shown = this.visibleUris();
+        for (const uri of this.shown) {
+          if (!shown.has(uri)) {
+            this.hiddenSince.set(uri, now);
+          }
+        }
+        this.shown = shown;
+      }),
+      vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.kind === vscode.TextEditorSelectionChangeKind.Keyboard) {
+          this.keyboard.set(e.textEditor.document.uri.toString(), { at: Date.now(), selections: e.selections.map(plainRange) });
+        }
+      }),
+      vscode.workspace.onWillSaveTextDocument((e) => {
+        this.formattingUntil.set(e.document.uri.toString(), Date.now() + FORMAT_MS);
+      }),
+      vscode.workspace.onDidSaveTextDocument((d) => {
+        // The participants ran before the save; a little slack for their last change to arrive.
+        this.formattingUntil.set(d.uri.toString(), Date.now() + 250);
+      }),
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        const uri = d.uri.toString();
+        this.keyboard.delete(uri);
+        this.formattingUntil.delete(uri);
+        this.offers.delete(uri);
+        this.hiddenSince.delete(uri);
+      }),
+    ];
+  }
+
+  /** A workspace edit one of Comodor's code actions carries: applying it is Comodor's own fix. */
+  offered(edit: vscode.WorkspaceEdit): void {
+    const now = Date.now();
+    for (const [uri, edits] of edit.entries()) {
+      const key = uri.toString();
+      const list = (this.offers.get(key) ?? []).filter((o) => now - o.at < OFFER_TTL_MS);
+      list.push({ at: now, edits: edits.map((t) => ({ range: plainRange(t.range), newText: t.newText })) });
+      this.offers.set(key, list.slice(-OFFERS_PER_DOCUMENT));
+    }
+  }
+
+  private visibleUris(): Set<string> {
+    return new Set(vscode.window.visibleTextEditors.map((ed) => ed.document.uri.toString()));
+  }
+
+  private changed(e: vscode.TextDocumentChangeEvent): void {
+    const doc = e.document;
+    if (e.contentChanges.length === 0 || !SCHEMES.has(doc.uri.scheme)) {
+      return;
+    }
+    // Read everything now: by the time the burst is decided the document may have moved on.
+    const uri = doc.uri.toString();
+    const now = Date.now();
+    const hunks: Hunk[] = e.contentChanges.map((c) => ({
+      range: plainRange(c.range),
+      rangeOffset: c.rangeOffset,
+      rangeLength: c.rangeLength,
+      text: c.text,
+    }));
+    const visible = vscode.window.visibleTextEditors.some((ed) => ed.document.uri.toString() === uri);
+    const focused = vscode.window.state.focused;
+    const offered = (this.offers.get(uri) ?? []).filter((o) => now - o.at < OFFER_TTL_MS).map((o) => o.edits);
+    this.pending.push({
+      uri,
+      version: doc.version,
+      at: now,
+      ranges: toRanges(insertedOffsets(hunks), (offset) => {
+        const p = doc.positionAt(offset);
+        return { line: p.line, character: p.character };
+      }),
+      facts: {
+        hunks,
+        undoRedo: e.reason === vscode.TextDocumentChangeReason.Undo || e.reason === vscode.TextDocumentChangeReason.Redo,
+        detailedReason: detailedReasonOf(e),
+        ownEdit: matchesOffered(hunks, offered),
+        formatting: now <= (this.formattingUntil.get(uri) ?? 0),
+        dirty: doc.isDirty,
+        visible,
+        hiddenForMs: visible ? 0 : now - (this.hiddenSince.get(uri) ?? this.startedAt),
+        inTab: inTab(uri),
+        windowFocused: focused,
+        unfocusedForMs: focused ? 0 : now - this.focusChangedAt,
+      },
+    });
+    if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), BURST_MS);
+    }
+  }
+
+  private async flush(): Promise<void> {
+    this.timer = undefined;
+    const batch = this.pending;
+    this.pending = [];
+    const burst = burstFacts(batch.map((s) => s.facts));
+    let clipboard: string | undefined | null = null; // null: not read yet
+    for (const seen of batch) {
+      const kb = this.keyboard.get(seen.uri);
+      const facts: ChangeFacts = {
+        ...seen.facts,
+        burst,
+        pasted: false,
+        keyboard: kb && { msAgo: Math.abs(seen.at - kb.at), selections: kb.selections },
+      };
+      let verdict = classifyChange(facts);
+      if (verdict.kind === 'assistant') {
+        // Only now is the clipboard worth reading: pasted text is never an assistant's. Only
+        // on the desktop: in a browser (code-server, vscode.dev) reading it may ask the user
+        // for permission. A paste lands in the focused editor anyway, which the stable
+        // signals never attribute, and a Ctrl+V paste looks like typing.
+        if (clipboard === null) {
+          clipboard =
+            vscode.env.uiKind === vscode.UIKind.Desktop
+              ? await vscode.env.clipboard.readText().then(
+                  (t) => t,
+                  () => undefined,
+                )
+              : undefined;
+        }
+        verdict = classifyChange({ ...facts, pasted: insertsClipboard(facts.hunks, clipboard) });
+      }
+      if (verdict.kind === 'assistant') {
+        this.log(`An assistant's edit (${verdict.source}: ${verdict.why}): ${seen.uri} version ${seen.version}`);
+        this.send({ uri: seen.uri, version: seen.version, source: verdict.source, ranges: seen.ranges });
+      }
+    }
+  }
+
+  dispose(): void {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
+    this.pending = [];
+    for (const s of this.subscriptions) {
+      s.dispose();
+    }
+  }
+}
