@@ -25,13 +25,8 @@ export interface Hunk {
   text: string;
 }
 
-/** `comodor/assistantEdit` params. Kept here until `comodor-lsp schemas` emits the type. */
-export interface AssistantEditParams {
-  uri: string;
-  version: number;
-  source: string;
-  ranges: Range[];
-}
+/** `comodor/assistantEdit` params, generated from the server's attrs class. */
+export type { AssistantEditParams } from './protocol';
 
 export const ASSISTANT_EDIT_NOTIFICATION = 'comodor/assistantEdit';
 

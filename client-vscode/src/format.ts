@@ -197,7 +197,9 @@ export interface AgentWritesSummary {
  * What the status bar tooltip says the assistant wrote. Fields missing or malformed (an older
  * server has no `agentWritesBySource`) leave out what they would have said.
  */
-export function agentWritesSummary(stats: Partial<StatsResult> & { agentWritesBySource?: unknown }): AgentWritesSummary {
+export function agentWritesSummary(
+  stats: Omit<Partial<StatsResult>, 'agentWritesBySource'> & { agentWritesBySource?: unknown },
+): AgentWritesSummary {
   const n = count(stats.agentWrites);
   const total = n === undefined ? undefined : n === 0 ? 'No edits by your assistant seen yet' : `${plural(n, 'edit')} by your assistant seen`;
   const lines: string[] = [];

@@ -61,6 +61,7 @@ test('status says whether agent writes are seen, and what was captured', () => {
   const stats = {
     lessons: 0, rules: 2, confidentRules: 2, episodes: 1, agentWrites: 2, corrections: 2, undos: 0,
     scope: 'project:abc', brainPath: '/tmp/brain.db', watching: 'native', prefetchReady: 0,
+    agentWritesBySource: { disk: 2 },
   };
   assert.equal(
     statusText(stats),
