@@ -182,6 +182,19 @@ const SOURCE_WORDS: Record<(typeof AGENT_WRITE_SOURCES)[number], [string, string
   extension: ['edit by another extension', 'edits by other extensions'],
 };
 
+/**
+ * Who made a write, for a corrections row: `chat-edit:acme.helper` reads "a chat edit (acme.helper)".
+ * A source a newer server adds shows as it is.
+ */
+export function writeSourceWords(source: string): string {
+  const [kind, ...rest] = source.split(':');
+  const extension = rest.join(':');
+  const words = SOURCE_WORDS[kind as keyof typeof SOURCE_WORDS];
+  const article = (w: string) => (/^[aeiou]/.test(w) ? `an ${w}` : `a ${w}`);
+  const what = words ? (kind === 'disk' || kind === 'command' ? `the assistant's write, ${words[0]}` : article(words[0])) : kind;
+  return extension ? `${what} (${extension})` : what;
+}
+
 function count(x: unknown): number | undefined {
   return typeof x === 'number' && Number.isFinite(x) && x >= 0 ? Math.floor(x) : undefined;
 }

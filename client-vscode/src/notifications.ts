@@ -15,7 +15,7 @@ function isRule(x: unknown): x is Rule {
 
 export interface MemoryListeners {
   refreshViews(): void;
-  addCorrection(entry: { uri: string; action: 'correction' | 'undo'; ruleKeys: string[] }): void;
+  addCorrection(entry: { uri: string; action: 'correction' | 'undo'; ruleKeys: string[]; source?: string }): void;
   recalled(n: MemoryNotification): void;
   showRule(rule: Rule): Promise<void>;
 }
@@ -59,6 +59,7 @@ export class MemoryNotifications implements vscode.Disposable {
             uri: n.uri,
             action: n.action,
             ruleKeys: Array.isArray(n.ruleKeys) ? n.ruleKeys.filter((k) => typeof k === 'string') : [],
+            source: typeof n.source === 'string' ? n.source : undefined,
           });
         }
         this.refresh();

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   agentWritesSummary,
+  writeSourceWords,
   announcementText,
   correctionDescription,
   lessonDescription,
@@ -94,4 +95,13 @@ test('an older server without agentWritesBySource still gets its total; odd valu
     agentWritesSummary({ agentWrites: 5, agentWritesBySource: { disk: 'many', command: -1, chat: 2, 'chat-edit': 3 } }).bySource,
     ['3 chat edits', '2 chat'], // a source a newer server adds shows under its own name
   );
+});
+
+test('a corrections row says who made the write', () => {
+  assert.equal(writeSourceWords('chat-edit'), 'a chat edit');
+  assert.equal(writeSourceWords('chat-edit:acme.helper'), 'a chat edit (acme.helper)');
+  assert.equal(writeSourceWords('inline-completion'), 'an accepted inline completion');
+  assert.equal(writeSourceWords('extension:x.y'), 'an edit by another extension (x.y)');
+  assert.equal(writeSourceWords('disk'), "the assistant's write, written to disk");
+  assert.equal(writeSourceWords('telepathy'), 'telepathy');
 });

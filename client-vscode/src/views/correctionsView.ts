@@ -2,12 +2,14 @@
 // The server does not keep a session log, so the list lives here, fed by `comodor/memory`.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { correctionDescription } from '../format';
+import { correctionDescription, writeSourceWords } from '../format';
 
 export interface CorrectionEntry {
   uri: string;
   action: 'correction' | 'undo';
   ruleKeys: string[];
+  /** Who made the write the user corrected or undid (protocol v1.2); an older server sends none. */
+  source?: string;
   at: Date;
 }
 
@@ -42,7 +44,8 @@ export class CorrectionsView implements vscode.TreeDataProvider<CorrectionEntry>
     const label = uri ? path.basename(uri.path) : entry.uri;
     const item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.None);
     item.description = `${correctionDescription(entry.action, entry.ruleKeys)} · ${entry.at.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })}`;
-    item.tooltip = `${entry.action === 'undo' ? 'Undone' : 'Corrected'}: ${uri ? vscode.workspace.asRelativePath(uri) : entry.uri}`;
+    const by = entry.source ? ` (${writeSourceWords(entry.source)})` : '';
+    item.tooltip = `${entry.action === 'undo' ? 'Undone' : 'Corrected'}: ${uri ? vscode.workspace.asRelativePath(uri) : entry.uri}${by}`;
     item.iconPath = new vscode.ThemeIcon(entry.action === 'undo' ? 'discard' : 'edit');
     if (uri) {
       item.resourceUri = uri;
