@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.rpc import RawServer
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "scripts"))
 import build_vsix  # noqa: E402  (scripts/ is not a package)
@@ -266,3 +268,29 @@ def test_the_bundled_server_recalls_a_taught_lesson(extracted: Path, workspace: 
     call("comodor.teach", {"text": "When running the tests: use pytest -q"})
     playbook = call("comodor.playbook", {"query": "running the tests"})
     assert "When running the tests: use pytest -q" in str(playbook["text"])
+
+
+@pytest.mark.slow
+def test_the_bundled_server_serves_an_editor(extracted: Path, workspace: Path) -> None:
+    """``serve`` as the extension starts it: numpy is imported after ``initialize``, on a
+    thread, so a library missing from the bundle would only show in the recall and the log."""
+    (workspace / "app.py").write_text('NAME = "x"\n')
+    launch = str(extracted / "bundled" / "tool" / "launch.py")
+    server = RawServer(
+        workspace,
+        command=[sys.executable, "-I", launch, "serve"],
+        env={"PATH": os.environ["PATH"], "COMODOR_HOME": os.environ["COMODOR_HOME"]},
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert "result" in server.initialize(), "no answer to initialize"
+        taught = server.command("comodor.teach", {"text": "When running the tests: use pytest -q"})
+        assert "result" in taught, taught
+        playbook = server.command("comodor.playbook", {"query": "running the tests"})
+        assert "When running the tests: use pytest -q" in playbook["result"]["text"], playbook
+    finally:
+        server.close()
+    assert server.process.stderr is not None
+    log = server.process.stderr.read().decode()
+    for missing in ("ImportError", "ModuleNotFoundError", "cannot open shared object"):
+        assert missing not in log, log[-3000:]
