@@ -15,6 +15,14 @@ What goes into ``client-vscode/bundled/`` (see ARCHITECTURE.md, "The VSIX carrie
 * ``manifest.json``: name, version, target and those Python versions, read by the
   extension and by ``tool/launch.py``.
 
+Every Python version gets the same version of every package (the oldest Python's choice is
+pinned for the others), so what the server does does not depend on the user's Python, and on
+Linux a compiled package's shared libraries (``numpy.libs``: OpenBLAS, 25 MB) are then the same
+files for every version: they are carried once, in ``libs/common``, and ``tool/launch.py``
+loads them before the package is first imported (``sharedLibraries`` in the manifest).
+What only a package's developers use is left out (``prune``): test suites, caches, C headers
+and sources, static libraries, type stubs and documentation; licences stay.
+
 Everything comes from PyPI through pip (``pip download --platform … --python-version …``,
 so any target can be built on this machine) and from npm; nothing else is fetched.
 The MCP SDK (``mcp``: pydantic-core, starlette, uvicorn…) is left out: only
@@ -36,6 +44,7 @@ import shutil
 import subprocess
 import sys
 import tomllib
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -120,11 +129,29 @@ def pip_platform_args(target: str, python: str) -> list[str]:
     return args
 
 
-def download(target: str, python: str, requirements: list[str]) -> list[Path]:
-    """Every wheel the language server needs on ``target`` under CPython ``python``."""
+def wheel_project(filename: str) -> tuple[str, str]:
+    """(normalised project name, version) of a wheel file name."""
+    name, version = filename.split("-")[:2]
+    return re.sub(r"[-_.]+", "-", name).lower(), version
+
+
+def download(
+    target: str, python: str, requirements: list[str], pins: list[Path] | None = None
+) -> list[Path]:
+    """Download every wheel the language server needs on ``target`` under CPython ``python``.
+
+    With ``pins`` (the wheels chosen for another Python), at the versions they have.
+    """
     folder = WORK / "wheels" / target / f"py{python.replace('.', '')}"
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir(parents=True)
+    constraints: list[str | Path] = []
+    if pins:
+        pinned = folder.parent / f"pins-{python}.txt"
+        pinned.write_text(
+            "".join(f"{n}=={v}\n" for n, v in sorted(wheel_project(w.name) for w in pins))
+        )
+        constraints = ["--constraint", pinned]
     run(
         sys.executable,
         "-m",
@@ -135,9 +162,73 @@ def download(target: str, python: str, requirements: list[str]) -> list[Path]:
         "--dest",
         folder,
         *pip_platform_args(target, python),
+        *constraints,
         *requirements,
     )
     return sorted(folder.glob("*.whl"))
+
+
+PRUNED_FOLDERS = frozenset({"tests", "__pycache__", "include", "_examples"})
+"""Folders no import needs: test suites, byte-code caches, C headers, example code."""
+PRUNED_SUFFIXES = (".pyc", ".pyi", ".h", ".c", ".pxd", ".pyx", ".a", ".pc", ".md", ".rst")
+"""Files no import needs: caches, type stubs, C headers and sources, static libraries,
+pkg-config files, documentation."""
+TEST_ONLY_MODULES = re.compile(
+    r"_(simd|multiarray_tests|umath_tests|rational_tests|struct_ufunc_tests|operand_flag_tests)\."
+)
+"""numpy's compiled modules that only its own test suite imports."""
+KEPT = re.compile(r"(LICEN[CS]E|COPYING|NOTICE|AUTHORS)", re.IGNORECASE)
+
+
+def prune(folder: Path) -> None:
+    """Delete what only a package's developers use from an installed ``folder``.
+
+    ``*.dist-info`` folders are kept whole (licences, and the metadata ``importlib.metadata``
+    reads), and so is any licence file elsewhere; ``tests/test_vsix.py`` imports the
+    result to prove nothing the server needs went with them.
+    """
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if any(part.endswith(".dist-info") for part in path.relative_to(folder).parts):
+            continue
+        if path.is_dir():
+            if path.name in PRUNED_FOLDERS:
+                shutil.rmtree(path)
+        elif KEPT.match(path.name):
+            continue
+        elif path.name.endswith(PRUNED_SUFFIXES) or TEST_ONLY_MODULES.match(path.name):
+            path.unlink()
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        if path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
+
+
+def _same_tree(a: Path, b: Path) -> bool:
+    files_a = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    files_b = sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    return files_a == files_b and all((a / f).read_bytes() == (b / f).read_bytes() for f in files_a)
+
+
+def share_libraries(target: str, folders: list[Path], common: Path) -> list[str]:
+    """Move each ``<package>.libs`` folder that is the same in every version's folder to common.
+
+    One copy goes to ``common``; the names moved go to the manifest's ``sharedLibraries``.
+
+    Linux only: its dynamic loader reuses a library already loaded under the same name
+    (auditwheel names them by content hash), so ``tool/launch.py`` loading them first is
+    enough. Windows (delvewheel's DLL folder) and macOS (``.dylibs`` inside the package) keep
+    their per-version copies.
+    """
+    if not target.startswith("linux-") or len(folders) < 2:
+        return []
+    shared = []
+    for candidate in sorted(folders[0].glob("*.libs")):
+        copies = [folder / candidate.name for folder in folders]
+        if all(c.is_dir() and _same_tree(candidate, c) for c in copies[1:]):
+            shutil.move(candidate, common / candidate.name)
+            for copy in copies[1:]:
+                shutil.rmtree(copy)
+            shared.append(candidate.name)
+    return shared
 
 
 def install(wheels: list[Path], into: Path, target: str, python: str) -> None:
@@ -173,7 +264,10 @@ def build_server_wheel() -> Path:
 def bundle(target: str, pythons: list[str], version: str) -> dict[str, object]:
     requirements = language_server_requirements()
     log(f"{target}: {', '.join(requirements)} for Python {', '.join(pythons)}")
-    per_python = {python: download(target, python, requirements) for python in pythons}
+    first = pythons[0]
+    per_python = {first: download(target, first, requirements)}
+    for python in pythons[1:]:
+        per_python[python] = download(target, python, requirements, pins=per_python[first])
     names = [{w.name for w in wheels} for wheels in per_python.values()]
     shared = set.intersection(*names)
     specific = {
@@ -184,22 +278,29 @@ def bundle(target: str, pythons: list[str], version: str) -> dict[str, object]:
             if wheel_tags(wheel.name)[1] == "none":
                 log(f"{wheel.name} differs between Python versions; bundled per version")
     shutil.rmtree(BUNDLE / "libs", ignore_errors=True)
-    first = pythons[0]
     common = [w for w in per_python[first] if w.name in shared]
-    install([*common, build_server_wheel()], BUNDLE / "libs" / "common", target, first)
+    common_folder = BUNDLE / "libs" / "common"
+    install([*common, build_server_wheel()], common_folder, target, first)
+    prune(common_folder)
     versioned = any(specific.values())
+    shared_libraries: list[str] = []
     if versioned:
+        folders = []
         for python, wheels in specific.items():
             folder = BUNDLE / "libs" / f"cp{python.replace('.', '')}"
             if wheels:
                 install(wheels, folder, target, python)
+                prune(folder)
             else:
                 folder.mkdir(parents=True)
+            folders.append(folder)
+        shared_libraries = share_libraries(target, folders, common_folder)
     manifest: dict[str, object] = {
         "name": SERVER_NAME,
         "version": version,
         "target": target,
         "pythons": pythons if versioned else [],
+        "sharedLibraries": shared_libraries,
         "wheels": {
             "common": sorted(w.name for w in common),
             **{python: sorted(w.name for w in wheels) for python, wheels in specific.items()},
@@ -235,6 +336,14 @@ def package(target: str, version: str) -> Path:
     return out
 
 
+def describe(vsix: Path) -> str:
+    """The VSIX's name, size and file count, as the build's last log line says them."""
+    with zipfile.ZipFile(vsix) as archive:
+        files = sum(1 for info in archive.infolist() if not info.is_dir())
+    size = vsix.stat().st_size
+    return f"{vsix.name}: {size / 2**20:.1f} MB ({size:,} bytes), {files:,} files"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--target", default=this_target(), choices=sorted(TARGETS))
@@ -251,7 +360,7 @@ def main() -> int:
     manifest = bundle(args.target, pythons, version)
     log(f"bundled: {json.dumps(manifest['wheels'])}")
     vsix = package(args.target, version)
-    log(f"{vsix.name}: {vsix.stat().st_size / 1e6:.1f} MB")
+    log(describe(vsix))
     print(vsix)
     return 0
 

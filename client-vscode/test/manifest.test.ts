@@ -67,3 +67,56 @@ test('views and their icon exist', () => {
   const icon = manifest.contributes.viewsContainers.activitybar[0].icon;
   assert.match(readFileSync(path.join(root, icon), 'utf8'), /<svg[^>]*viewBox="0 0 24 24"/);
 });
+
+test('each view has its own icon, a codicon or a file that exists', () => {
+  const icons = manifest.contributes.views.comodor.map((v: { icon: string }) => v.icon);
+  assert.equal(new Set(icons).size, icons.length, `views share an icon: ${icons.join(', ')}`);
+  for (const icon of icons) {
+    if (!/^\$\([a-z0-9-]+\)$/.test(icon)) {
+      assert.ok(readFileSync(path.join(root, icon)).length > 0, icon);
+    }
+  }
+});
+
+test('the Marketplace listing has an icon, links and keywords', () => {
+  const png = readFileSync(path.join(root, manifest.icon));
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'icon is not a PNG');
+  const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+  assert.ok(width >= 128 && width === height, `icon is ${width}×${height}; the Marketplace wants ≥ 128×128, square`);
+  const repository = manifest.repository.url.replace(/\.git$/, '');
+  assert.match(repository, /^https:\/\//);
+  assert.ok(manifest.homepage.startsWith(repository), manifest.homepage);
+  assert.ok(manifest.bugs.url.startsWith(repository), manifest.bugs.url);
+  assert.ok(manifest.keywords.length >= 3 && manifest.keywords.length <= 30, 'vsce allows at most 30 keywords');
+  assert.ok(manifest.categories.includes('AI'));
+  // vsce packages only what .vscodeignore lets through: the icon and the walkthrough's pages too
+  assert.match(readFileSync(path.join(root, '.vscodeignore'), 'utf8'), /^!media\/\*\*$/m);
+});
+
+test('the walkthrough teaches a rule, shows it on hover, fixes a squiggle and reads progress', () => {
+  const [walkthrough] = manifest.contributes.walkthroughs;
+  const steps = walkthrough.steps as Array<{
+    id: string; title: string; description: string; media: { markdown: string }; completionEvents: string[];
+  }>;
+  assert.deepEqual(steps.map((s) => s.id), ['teachRule', 'hover', 'fixSquiggle', 'readProgress']);
+  const commands = new Set(manifest.contributes.commands.map((c: { command: string }) => c.command));
+  const views = new Set(manifest.contributes.views.comodor.map((v: { id: string }) => v.id));
+  for (const step of steps) {
+    const page = readFileSync(path.join(root, step.media.markdown), 'utf8');
+    assert.match(page, /^# /, `${step.media.markdown} has no title`);
+    for (const [, command] of step.description.matchAll(/\(command:([\w.]+)\)/g)) {
+      assert.ok(commands.has(command) || views.has(command.replace(/\.focus$/, '')), `${step.id}: ${command}`);
+    }
+    for (const event of step.completionEvents) {
+      const [kind, id] = event.split(':');
+      assert.ok(kind === 'onCommand' ? commands.has(id) : kind === 'onView' && views.has(id), `${step.id}: ${event}`);
+    }
+  }
+});
+
+test("the extension README names exactly the manifest's agent tools", () => {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const named = new Set([...readme.matchAll(/`(comodor_[A-Za-z_]+)`/g)].map((m) => m[1]));
+  const tools = new Set((manifest.contributes.languageModelTools as Array<{ name: string }>).map((t) => t.name));
+  assert.deepEqual([...named].sort(), [...tools].sort());
+});

@@ -8,6 +8,13 @@ another ``comodor`` installed in that Python. ``libs/common`` holds what every
 Python version shares; ``libs/cp3XX`` the compiled parts for one version, when
 the build has any (``manifest.json`` lists those versions).
 
+On Linux the build carries a compiled package's shared libraries once, in
+``libs/common/<package>.libs``, when they are the same for every Python version
+(``sharedLibraries`` in the manifest: numpy's OpenBLAS is 25 MB a copy). The
+package's own modules look for them beside the package only, so they are loaded
+here first, just before the package is first imported: the dynamic loader then
+reuses the library it already has under that name.
+
 Kept free of newer syntax on purpose: an old Python must reach the version check
 and print a sentence, not a SyntaxError.
 """
@@ -21,8 +28,47 @@ import sys
 MIN_PYTHON = (3, 11)
 
 
-def main():
-    bundle = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+class SharedLibraries:
+    """Loads ``folder``'s libraries when ``package`` is about to be imported, once."""
+
+    def __init__(self, package, folder):
+        self.package = package
+        self.folder = folder
+
+    def find_spec(self, name, path=None, target=None):
+        if name == self.package:
+            sys.meta_path.remove(self)
+            load_libraries(self.folder)
+        return None  # noqa: PLR1711  (explicit: the usual finders import the package itself)
+
+
+def load_libraries(folder):
+    """Load every shared library in ``folder``, each after the ones it needs.
+
+    A library whose dependencies are not loaded yet is retried, until a round loads
+    nothing new.
+    """
+    import ctypes
+
+    waiting = sorted(os.path.join(folder, name) for name in os.listdir(folder))
+    while waiting:
+        failed = []
+        for library in waiting:
+            try:
+                ctypes.CDLL(library, mode=ctypes.RTLD_GLOBAL)
+            except OSError:
+                failed.append(library)
+        if len(failed) == len(waiting):
+            return  # the package's own import then says which library is missing
+        waiting = failed
+
+
+def use_bundle(bundle):
+    """Put ``bundle``'s server and dependencies first on ``sys.path`` for this Python.
+
+    Returns None, or the exit status after saying why this Python cannot run it.
+    (``tests/test_vsix.py`` calls this too, to import the built bundle as the server would.)
+    """
     with open(os.path.join(bundle, "manifest.json"), encoding="utf-8") as file:
         manifest = json.load(file)
     here = "%d.%d" % sys.version_info[:2]
@@ -32,7 +78,8 @@ def main():
             % (here, sys.executable, MIN_PYTHON[0], MIN_PYTHON[1])
         )
         return 3
-    folders = [os.path.join(bundle, "libs", "common")]
+    common = os.path.join(bundle, "libs", "common")
+    folders = [common]
     if manifest["pythons"]:
         if here not in manifest["pythons"]:
             sys.stderr.write(
@@ -42,6 +89,16 @@ def main():
             return 3
         folders.insert(0, os.path.join(bundle, "libs", "cp" + here.replace(".", "")))
     sys.path[0:0] = folders
+    for libraries in manifest.get("sharedLibraries", []):
+        package = libraries[: -len(".libs")]
+        sys.meta_path.insert(0, SharedLibraries(package, os.path.join(common, libraries)))
+    return None
+
+
+def main():
+    refused = use_bundle(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    if refused is not None:
+        return refused
     import runpy
 
     sys.argv = ["comodor-lsp", *sys.argv[1:]]
