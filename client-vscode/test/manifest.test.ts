@@ -78,15 +78,15 @@ test('each view has its own icon, a codicon or a file that exists', () => {
   }
 });
 
-test('the Marketplace listing has an icon, links and keywords', () => {
+test('the Marketplace listing has an icon and keywords, and no link to an address nobody owns', () => {
   const png = readFileSync(path.join(root, manifest.icon));
   assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'icon is not a PNG');
   const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
   assert.ok(width >= 128 && width === height, `icon is ${width}×${height}; the Marketplace wants ≥ 128×128, square`);
-  const repository = manifest.repository.url.replace(/\.git$/, '');
-  assert.match(repository, /^https:\/\//);
-  assert.ok(manifest.homepage.startsWith(repository), manifest.homepage);
-  assert.ok(manifest.bugs.url.startsWith(repository), manifest.bugs.url);
+  // The project has no public home yet: a made-up repository, homepage or bugs link would send
+  // users nowhere. Add them (all three, one address) when it has one.
+  const links = [manifest.repository?.url, manifest.homepage, manifest.bugs?.url].filter(Boolean);
+  assert.ok(links.length === 0 || links.length === 3, `links: ${links.join(', ')}`);
   assert.ok(manifest.keywords.length >= 3 && manifest.keywords.length <= 30, 'vsce allows at most 30 keywords');
   assert.ok(manifest.categories.includes('AI'));
   // vsce packages only what .vscodeignore lets through: the icon and the walkthrough's pages too
