@@ -133,6 +133,27 @@ async def test_several_assistant_edits_before_one_save_are_judged_together(
     assert stats["corrections"] == 1
 
 
+async def test_a_notice_that_arrives_before_its_change_still_counts(session: Session) -> None:
+    """Neovim and Emacs debounce ``didChange``: the notice may come first."""
+    (session.workspace / "a.py").write_text(MINE)
+    uri = session.open("a.py", MINE)
+    whole = {"start": {"line": 5, "character": 0}, "end": {"line": 8, "character": 0}}
+    session.client.protocol.notify(
+        "comodor/assistantEdit",
+        {
+            "uri": uri,
+            "version": session.versions[uri] + 1,
+            "source": "chat-edit",
+            "ranges": [whole],
+        },
+    )
+    edited, ranges = session.replace_lines("a.py", MINE, [(5, 5, HELPER_DOUBLE)])
+    assert ranges == [whole]
+    await counted(session, "agentWrites", 1)
+    session.save("a.py", edited.replace(HELPER_DOUBLE, HELPER_SINGLE))
+    await counted(session, "corrections", 1)
+
+
 @pytest.mark.parametrize(
     "bad",
     [

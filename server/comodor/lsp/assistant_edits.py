@@ -64,18 +64,43 @@ def line_spans(ranges: Sequence[RangeParams], lines: Sequence[str]) -> list[tupl
 
 
 def assistant_edit(ls: ComodorServer, params: Any) -> None:
-    app = ls.app
-    if app is None:
+    if ls.app is None:
         return
     try:
         notice = structure(plain(params), AssistantEditParams)
     except InvalidInput as error:
         log.warning("%s ignored: %s", METHOD, error)
         return
-    uri = notice.uri
-    document = ls.workspace.text_documents.get(uri)
+    document = ls.workspace.text_documents.get(notice.uri)
     if document is None:
-        log.warning("%s ignored: %s is not an open document", METHOD, uri[:200])
+        log.warning("%s ignored: %s is not an open document", METHOD, notice.uri[:200])
+        return
+    if document.version is not None and notice.version > document.version:
+        # A client that debounces didChange (Neovim, Emacs) may send this first: wait
+        # for the change that carries it (see :func:`document_reached`).
+        ls.early_notices[notice.uri] = notice
+        return
+    _count(ls, notice)
+
+
+def document_reached(ls: ComodorServer, uri: str, version: int) -> None:
+    """A ``didChange`` made ``version``: count a notice that arrived before it."""
+    notice = ls.early_notices.get(uri)
+    if notice is None or notice.version > version:
+        return
+    del ls.early_notices[uri]
+    _count(ls, notice)
+
+
+def forget(ls: ComodorServer, uri: str) -> None:
+    ls.early_notices.pop(uri, None)
+
+
+def _count(ls: ComodorServer, notice: AssistantEditParams) -> None:
+    """Check ``notice`` against the document as it is now and hand it to capture."""
+    app, uri = ls.app, notice.uri
+    document = ls.workspace.text_documents.get(uri)
+    if app is None or document is None:
         return
     if document.version != notice.version:
         log.warning(

@@ -17,6 +17,7 @@ from typing import Any
 
 from lsprotocol import types
 
+from . import assistant_edits
 from .diagnostics import CHANGE_DELAY_S
 from .hover import document_language_id
 from .server import ComodorServer
@@ -115,6 +116,7 @@ def _follow_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams)
 
 def did_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams) -> None:
     _follow_change(ls, params)
+    assistant_edits.document_reached(ls, params.text_document.uri, params.text_document.version)
     if ls.diagnostics is not None:
         ls.diagnostics.schedule(params.text_document.uri, CHANGE_DELAY_S)
     app, learning = ls.app, ls.settings.learning
@@ -146,6 +148,7 @@ def did_save(ls: ComodorServer, params: types.DidSaveTextDocumentParams) -> None
 def did_close(ls: ComodorServer, params: types.DidCloseTextDocumentParams) -> None:
     uri = params.text_document.uri
     ls.texts.closed(uri)
+    assistant_edits.forget(ls, uri)
     timer = ls.timers.pop(uri, None)
     if timer is not None:
         timer.cancel()

@@ -25,7 +25,7 @@ from pygls.protocol import LanguageServerProtocol, default_converter
 from .. import SERVER_NAME, __version__, config
 from ..brain.events import Event, MemoryEvent, Notice
 from ..brain.worker import BrainWorker
-from ..protocol import camel
+from ..protocol import AssistantEditParams, camel
 from . import allocator, envelope, framing
 from .text_history import TextHistory
 
@@ -261,6 +261,8 @@ class ComodorServer(LanguageServer):
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.texts = TextHistory()
         """Each open document's text before its latest change (``comodor/assistantEdit``)."""
+        self.early_notices: dict[str, AssistantEditParams] = {}
+        """``comodor/assistantEdit`` notices that arrived before the change they name."""
         self.diagnostics: DiagnosticsPublisher | None = None
         """Pushes house-rule diagnostics for open documents (see ``lsp.diagnostics``)."""
         self.settings_in_flight: set[asyncio.Future[Any]] = set()
