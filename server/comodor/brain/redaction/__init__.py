@@ -6,8 +6,8 @@
   command-line flags, URL user-info, ``Authorization``/``Cookie`` headers;
 * :mod:`.entropy` -- random-looking tokens nothing else names.
 
-The engine that runs them, merges what they find and writes ``[REDACTED:<kind>]`` markers is
-:mod:`comodor.brain.redaction.redactor`.
+:mod:`.matching` runs rules over a text and merges what they find;
+:mod:`comodor.brain.redaction.redactor` writes the ``[REDACTED:<kind>]`` markers.
 """
 
 from __future__ import annotations

@@ -32,6 +32,10 @@ import re
 from typing import Final
 
 from .base import ENTROPY, Rule, group, shannon_entropy
+from .keys import KEY_RULES
+from .matching import contains
+from .named_fields import CONTEXT_RULES
+from .providers import PROVIDER_RULES
 
 MIN_LENGTH: Final = 20
 MAX_LENGTH: Final = 200
@@ -175,9 +179,7 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     if decoded is not None:
         if not any(hint in decoded for hint in _SECRET_HINTS):
             return None
-        from .redactor import contains_secret
-
-        return "encoded-secret" if contains_secret(decoded) else None
+        return "encoded-secret" if contains(decoded, _RECHECK) else None
     if shannon_entropy(token) < _expected_entropy(length) - 0.6:
         return None
     if _ordered_fraction(token) > 0.25:
@@ -188,3 +190,6 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
 ENTROPY_RULES: Final[tuple[Rule, ...]] = (
     Rule("random-token", ENTROPY, _TOKEN_RE, _classify_random_token, skip_covered=True),
 )
+
+_RECHECK: Final[tuple[Rule, ...]] = (*PROVIDER_RULES, *KEY_RULES, *CONTEXT_RULES, *ENTROPY_RULES)
+"""The whole catalogue, in :data:`comodor.brain.redaction.RULES`' order, for decoded text."""

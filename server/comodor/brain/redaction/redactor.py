@@ -32,113 +32,18 @@ merges overlapping findings and writes the markers.
 from __future__ import annotations
 
 import bisect
-from typing import Final
-
-import attrs
 
 from . import RULES
-from .base import MARKER_PREFIX, MARKER_RE
+from .base import MARKER_PREFIX
+from .matching import SecretMatch, candidates, merge
 
 __all__ = ["MARKER_PREFIX", "SecretMatch", "contains_secret", "cut", "find_secrets", "redact"]
-
-
-@attrs.frozen
-class SecretMatch:
-    """A secret found in a text: ``text[start:end]`` is what :func:`redact` replaces."""
-
-    kind: str
-    start: int
-    end: int
 
 
 def _require_str(text: object, function: str) -> str:
     if not isinstance(text, str):
         raise TypeError(f"{function}() argument 'text' must be str, not {type(text).__name__}")
     return text
-
-
-_ASCII_LOWER: Final = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
-
-
-def _lowercase(text: str) -> str:
-    """Lowercase *text* without moving any character (so match positions stay valid)."""
-    lowered = text.lower()
-    if len(lowered) == len(text):
-        return lowered  # no character expanded, so every one stayed in place
-    return text.translate(_ASCII_LOWER)
-
-
-_Candidate = tuple[int, int, int, str]
-
-
-class _Coverage:
-    """Answers "does one span found so far contain this one?" in logarithmic time."""
-
-    def __init__(self, found: list[_Candidate]) -> None:
-        spans = sorted((start, end) for start, end, _, _ in found)
-        self._starts = [start for start, _ in spans]
-        self._reach: list[int] = []
-        reach = -1
-        for _, end in spans:
-            reach = max(reach, end)
-            self._reach.append(reach)
-
-    def covers(self, start: int, end: int) -> bool:
-        i = bisect.bisect_right(self._starts, start)
-        return i > 0 and self._reach[i - 1] >= end
-
-
-def _candidates(text: str) -> list[_Candidate]:
-    lowered = _lowercase(text)
-    markers = [m.span() for m in MARKER_RE.finditer(text)]
-    marker_starts = [start for start, _ in markers]
-    found: list[_Candidate] = []
-    covered: _Coverage | None = None
-    for rule in RULES:
-        subject = lowered if rule.on_lowercase else text
-        if rule.skip_covered and covered is None:
-            covered = _Coverage(found)
-        for m in rule.pattern.finditer(subject):
-            if rule.not_after and m.start() > 0 and subject[m.start() - 1] in rule.not_after:
-                continue
-            if rule.skip_covered and covered is not None and covered.covers(*m.span()):
-                continue
-            kind = rule.kind if rule.classify is None else rule.classify(m, text)
-            if kind is None:
-                continue
-            spans = [m.span("secret")] if rule.spans is None else rule.spans(m, text)
-            for start, stop in spans:
-                # Never take trailing line breaks or spaces along (truncated PEM bodies end so).
-                end = stop
-                while end > start and text[end - 1].isspace():
-                    end -= 1
-                if end <= start:
-                    continue
-                # Text already redacted stays as it is: that is what makes redact() idempotent.
-                i = bisect.bisect_left(marker_starts, end)
-                if i > 0 and markers[i - 1][1] > start:
-                    continue
-                found.append((start, end, rule.priority, kind))
-    return found
-
-
-def _merge(candidates: list[_Candidate]) -> list[SecretMatch]:
-    """Merge overlapping candidates, naming each merged match after its most specific rule."""
-    merged: list[SecretMatch] = []
-    best = -1
-    for start, end, priority, kind in sorted(candidates, key=lambda c: (c[0], -c[1], -c[2])):
-        if merged and start < merged[-1].end:
-            last = merged[-1]
-            if priority > best:
-                best = priority
-                last_kind = kind
-            else:
-                last_kind = last.kind
-            merged[-1] = SecretMatch(last_kind, last.start, max(last.end, end))
-        else:
-            merged.append(SecretMatch(kind, start, end))
-            best = priority
-    return merged
 
 
 def _replace(text: str, matches: list[SecretMatch]) -> str:
@@ -183,13 +88,13 @@ def _scan(text: str) -> tuple[list[SecretMatch], str]:
     ``redact(redact(x)) == redact(x)``; for the usual text it costs one extra scan when a
     secret was found and nothing when none was.
     """
-    matches = _merge(_candidates(text))
+    matches = merge(candidates(text, RULES))
     redacted = _replace(text, matches) if matches else text
     while matches:
-        more = _merge(_candidates(redacted))
+        more = merge(candidates(redacted, RULES))
         if not more:
             break
-        matches = _merge(
+        matches = merge(
             [
                 (m.start, m.end, 0, m.kind)
                 for m in sorted([*matches, *_to_original(more, matches)], key=lambda m: m.start)
@@ -224,7 +129,7 @@ def redact(text: str) -> str:
 def contains_secret(text: str) -> bool:
     """Whether :func:`redact` would change *text*."""
     _require_str(text, "contains_secret")
-    return bool(_merge(_candidates(text)))
+    return bool(merge(candidates(text, RULES)))
 
 
 def cut(text: str, limit: int) -> str:
