@@ -155,31 +155,54 @@ def _schemas(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
+    """Every check on one aligned line (``--json`` for scripts); exit 1 if any failed."""
+    import json
+
     import attrs
 
     from .. import config
-    from ..app import ComodorApp
     from ..doctor import diagnose
+    from .doctor_text import render_checks
 
     workspace = _workspace(args.workspace)
-    settings = config.for_workspace(workspace).settings
+    loaded = config.for_workspace(workspace)
+    settings = loaded.settings
     if args.endpoint or args.model:  # the command line overrides the user's settings
+        endpoint = args.endpoint or settings.reflect.endpoint
+        model = args.model or settings.reflect.model
+        if not endpoint.strip() or not model.strip():
+            # The one given alone names the one missing (from the command line and settings).
+            given, needed = ("--endpoint", "--model") if endpoint else ("--model", "--endpoint")
+            print(
+                f"comodor-lsp doctor: {given} needs {needed} too (or reflect."
+                f"{needed[2:]} in the settings) to check a model.",
+                file=sys.stderr,
+            )
+            return 2
         reflect = attrs.evolve(
             settings.reflect,
             enabled=True,
-            endpoint=args.endpoint or settings.reflect.endpoint,
-            model=args.model or settings.reflect.model,
+            endpoint=endpoint,
+            model=model,
             api_key_env=args.api_key_env or settings.reflect.api_key_env,
         )
-        settings = attrs.evolve(settings, reflect=reflect)
-    app = ComodorApp(workspace, settings)
-    try:
-        checks = diagnose(app)
-    finally:
-        app.close()
-    for check in checks:
-        print(f"{'ok ' if check.ok else 'FAIL'} {check.name:8} {check.detail}")
-    return 0 if all(check.ok for check in checks) else 1
+        loaded = attrs.evolve(loaded, settings=attrs.evolve(settings, reflect=reflect))
+    checks = diagnose(workspace, loaded)
+    failed = not all(check.ok for check in checks)
+    if args.json:
+        listed = [attrs.asdict(check) for check in checks]
+        print(json.dumps({"ok": not failed, "checks": listed}, indent=2, ensure_ascii=False))
+    else:
+        print(render_checks(checks, colour=_colour(sys.stdout)))
+    return 1 if failed else 0
+
+
+def _colour(stream: object) -> bool:
+    """Colour only for a person at a terminal, and never when ``NO_COLOR`` is set."""
+    import os
+
+    isatty = getattr(stream, "isatty", None)
+    return not os.environ.get("NO_COLOR") and callable(isatty) and bool(isatty())
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -244,12 +267,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     schemas.set_defaults(handler=_schemas)
     doctor = commands.add_parser(
-        "doctor", help="check the brain, the watcher and the model endpoint"
+        "doctor", help="check the settings, the brain, the team database, the watcher and the model"
     )
     doctor.add_argument("--workspace", default=".", help="the project folder (default: here)")
     doctor.add_argument("--endpoint", help="OpenAI-compatible base URL ending in /v1")
     doctor.add_argument("--model", help="the model name to reflect with")
     doctor.add_argument("--api-key-env", help="the NAME of the variable holding the API key")
+    doctor.add_argument("--json", action="store_true", help="the checks as JSON, for scripts")
     doctor.set_defaults(handler=_doctor)
     demo = commands.add_parser("demo", help="watch the brain learn on a temporary workspace")
     demo.add_argument("--keep", action="store_true", help="keep the temporary workspace")
