@@ -64,7 +64,12 @@ def _call(args: argparse.Namespace) -> int:
 
     from ..app import ComodorApp
     from ..brain.errors import BrainError, InvalidInput
+    from ..commands import COMMANDS
+    from .command_names import unknown
 
+    if args.name not in COMMANDS:  # said before the brain is opened: nothing changes
+        print(unknown(args.name), file=sys.stderr)
+        return 2
     try:
         argument = json.loads(args.argument) if args.argument else {}
     except ValueError as error:
@@ -86,7 +91,34 @@ def _call(args: argparse.Namespace) -> int:
     finally:
         app.close()
     print(json.dumps(result, indent=2, ensure_ascii=False))
+    missed = _missed(args.name, argument, result)
+    if missed:
+        print(f"comodor-lsp: {missed}", file=sys.stderr)
+        return 1
     return 0
+
+
+_MISSES = {
+    "comodor.forget": ("removed", "lesson", "comodor.lessons"),
+    "comodor.forgetRule": ("removed", "rule", "comodor.rules"),
+    "comodor.pin": ("ok", "lesson", "comodor.lessons"),
+    "comodor.setRule": ("ok", "rule", "comodor.rules"),
+}
+"""Commands whose result says their id matched nothing: field, what the id names, its list."""
+
+
+def _missed(name: str, argument: object, result: object) -> str:
+    """Why a command that names an id did nothing ("" when it did something)."""
+    if name not in _MISSES or not isinstance(result, dict):
+        return ""
+    field, what, listed = _MISSES[name]
+    if result.get(field, True):
+        return ""
+    wanted = argument.get("id") if isinstance(argument, dict) else None
+    return (
+        f"no {what} has id {wanted} (forgotten already, or never taught); nothing was "
+        f"changed. `comodor-lsp call {listed}` lists them."
+    )
 
 
 def _progress(args: argparse.Namespace) -> int:
@@ -205,6 +237,29 @@ def _colour(stream: object) -> bool:
     return not os.environ.get("NO_COLOR") and callable(isatty) and bool(isatty())
 
 
+class _CallHelp(argparse.Action):
+    """``call --help`` lists the protocol's commands, read from the table only when asked.
+
+    Importing the table at every start would slow ``serve`` before ``initialize``.
+    """
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from .command_names import listing
+
+        parser.epilog = f"The protocol's commands:\n{listing()}"
+        parser.print_help()
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="comodor-lsp",
@@ -239,7 +294,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sync.set_defaults(handler=_sync)
     call = commands.add_parser(
-        "call", help='run one protocol command, e.g. call comodor.teach \'{"text": "…"}\''
+        "call",
+        help='run one protocol command, e.g. call comodor.teach \'{"text": "…"}\'',
+        add_help=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    call.add_argument(
+        "-h", "--help", action=_CallHelp, help="show this help and the protocol's commands"
     )
     call.add_argument("name", help="the command, e.g. comodor.rules")
     call.add_argument("argument", nargs="?", help="its argument, one JSON object")
