@@ -30,7 +30,7 @@ def test_doctor_reports_the_database_its_schema_and_latency(workspace: Path, tea
     done = run(workspace, team_url, "doctor")
     assert done.returncode == 0, done.stdout + done.stderr
     (line,) = [line for line in done.stdout.splitlines() if " database " in line]
-    assert line.startswith("ok  database ")
+    assert line.startswith("ok   database ")
     assert f"as dora (schema {TEAM_SCHEMA_VERSION}): round trip" in line
     assert "ms median of 5" in line
 
@@ -45,7 +45,7 @@ def test_doctor_calls_a_newer_but_compatible_team_schema_usable(
     done = run(workspace, team_url, "doctor")
     assert done.returncode == 0, done.stdout + done.stderr
     (line,) = [line for line in done.stdout.splitlines() if " database " in line]
-    assert line.startswith("ok  database ")
+    assert line.startswith("ok   database ")
     assert f"(schema {newer}, newer than this Comodor's {TEAM_SCHEMA_VERSION} but usable)" in line
 
 

@@ -56,7 +56,10 @@ def _read_json(path: Path, problems: list[str]) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return None
-    except (OSError, ValueError) as error:
+    except OSError as error:  # a folder where the file should be, no permission
+        problems.append(f"{path}: cannot be read ({error.strerror or error}); ignored")
+        return None
+    except ValueError as error:
         problems.append(f"{path}: not plain JSON ({error}); ignored")
         return None
 

@@ -88,3 +88,22 @@ def test_damage_found_at_open_is_salvaged_too(brain_path: Path) -> None:
     assert "recovered from it" in engine.notices[0] or "nothing could be read" in engine.notices[0]
     engine.teach("a fresh start: it still works")
     engine.close()
+
+
+def test_ids_used_before_the_damage_are_never_given_again(brain_path: Path) -> None:
+    """Protocol v1.2: a stale ``forget`` of an id from before the damage must still miss."""
+    filled_brain(brain_path)
+    engine = LearningEngine.open(brain_path, "project:a")
+    newest = max(lesson.id for lesson in engine.search("", 1000))
+    assert engine.forget(newest)
+    rule = engine.teach_rule("Tabs, never spaces.")
+    assert engine.forget_rule(rule.id)
+    engine.close()
+    damage_a_middle_page(brain_path)
+    engine = LearningEngine.open(brain_path, "project:a")
+    try:
+        assert engine.recover_if_damaged() is not None
+        assert engine.teach("after the damage: a new lesson").id > newest
+        assert engine.teach_rule("Use uv for environments.").id > rule.id
+    finally:
+        engine.close()

@@ -57,6 +57,21 @@ async def test_taught_lesson_is_listed_recalled_pinned_and_forgotten(session: Se
     assert "taught" in actions and "forgot" in actions
 
 
+async def test_a_forgotten_id_is_never_given_to_the_next_lesson_or_rule(session: Session) -> None:
+    """Protocol v1.2: a stale ``forget`` of an old id (another window's list) must miss."""
+    first = (await session.command("comodor.teach", {"text": "testing: use pytest -q"}))["lesson"]
+    gone = (await session.command("comodor.teach", {"text": "formatting: run ruff"}))["lesson"]
+    assert (await session.command("comodor.forget", {"id": gone["id"]}))["removed"]
+    again = (await session.command("comodor.teach", {"text": "releasing: tag it"}))["lesson"]
+    assert again["id"] > gone["id"] > first["id"]
+    assert await session.command("comodor.forget", {"id": gone["id"]}) == {"removed": False}
+
+    old_rule = (await session.command("comodor.teachRule", {"statement": "Use tabs."}))["rule"]
+    assert (await session.command("comodor.forgetRule", {"id": old_rule["id"]}))["removed"]
+    rule = await session.command("comodor.teachRule", {"statement": "Never push to main."})
+    assert rule["rule"]["id"] > old_rule["id"]
+
+
 async def test_taught_rule_is_confident_and_can_be_disabled_and_forgotten(session: Session) -> None:
     rule = (await session.command("comodor.teachRule", {"statement": "Use tabs."}))["rule"]
     assert rule["confident"] and rule["source"] == "user" and rule["language"] is None

@@ -64,7 +64,12 @@ def _call(args: argparse.Namespace) -> int:
 
     from ..app import ComodorApp
     from ..brain.errors import BrainError, InvalidInput
+    from ..commands import COMMANDS
+    from .command_names import unknown
 
+    if args.name not in COMMANDS:  # said before the brain is opened: nothing changes
+        print(unknown(args.name), file=sys.stderr)
+        return 2
     try:
         argument = json.loads(args.argument) if args.argument else {}
     except ValueError as error:
@@ -86,7 +91,34 @@ def _call(args: argparse.Namespace) -> int:
     finally:
         app.close()
     print(json.dumps(result, indent=2, ensure_ascii=False))
+    missed = _missed(args.name, argument, result)
+    if missed:
+        print(f"comodor-lsp: {missed}", file=sys.stderr)
+        return 1
     return 0
+
+
+_MISSES = {
+    "comodor.forget": ("removed", "lesson", "comodor.lessons"),
+    "comodor.forgetRule": ("removed", "rule", "comodor.rules"),
+    "comodor.pin": ("ok", "lesson", "comodor.lessons"),
+    "comodor.setRule": ("ok", "rule", "comodor.rules"),
+}
+"""Commands whose result says their id matched nothing: field, what the id names, its list."""
+
+
+def _missed(name: str, argument: object, result: object) -> str:
+    """Why a command that names an id did nothing ("" when it did something)."""
+    if name not in _MISSES or not isinstance(result, dict):
+        return ""
+    field, what, listed = _MISSES[name]
+    if result.get(field, True):
+        return ""
+    wanted = argument.get("id") if isinstance(argument, dict) else None
+    return (
+        f"no {what} has id {wanted} (forgotten already, or never taught); nothing was "
+        f"changed. `comodor-lsp call {listed}` lists them."
+    )
 
 
 def _progress(args: argparse.Namespace) -> int:
@@ -155,31 +187,77 @@ def _schemas(args: argparse.Namespace) -> int:
 
 
 def _doctor(args: argparse.Namespace) -> int:
+    """Every check on one aligned line (``--json`` for scripts); exit 1 if any failed."""
+    import json
+
     import attrs
 
     from .. import config
-    from ..app import ComodorApp
     from ..doctor import diagnose
+    from .doctor_text import render_checks
 
     workspace = _workspace(args.workspace)
-    settings = config.for_workspace(workspace).settings
+    loaded = config.for_workspace(workspace)
+    settings = loaded.settings
     if args.endpoint or args.model:  # the command line overrides the user's settings
+        endpoint = args.endpoint or settings.reflect.endpoint
+        model = args.model or settings.reflect.model
+        if not endpoint.strip() or not model.strip():
+            # The one given alone names the one missing (from the command line and settings).
+            given, needed = ("--endpoint", "--model") if endpoint else ("--model", "--endpoint")
+            print(
+                f"comodor-lsp doctor: {given} needs {needed} too (or reflect."
+                f"{needed[2:]} in the settings) to check a model.",
+                file=sys.stderr,
+            )
+            return 2
         reflect = attrs.evolve(
             settings.reflect,
             enabled=True,
-            endpoint=args.endpoint or settings.reflect.endpoint,
-            model=args.model or settings.reflect.model,
+            endpoint=endpoint,
+            model=model,
             api_key_env=args.api_key_env or settings.reflect.api_key_env,
         )
-        settings = attrs.evolve(settings, reflect=reflect)
-    app = ComodorApp(workspace, settings)
-    try:
-        checks = diagnose(app)
-    finally:
-        app.close()
-    for check in checks:
-        print(f"{'ok ' if check.ok else 'FAIL'} {check.name:8} {check.detail}")
-    return 0 if all(check.ok for check in checks) else 1
+        loaded = attrs.evolve(loaded, settings=attrs.evolve(settings, reflect=reflect))
+    checks = diagnose(workspace, loaded)
+    failed = not all(check.ok for check in checks)
+    if args.json:
+        listed = [attrs.asdict(check) for check in checks]
+        print(json.dumps({"ok": not failed, "checks": listed}, indent=2, ensure_ascii=False))
+    else:
+        print(render_checks(checks, colour=_colour(sys.stdout)))
+    return 1 if failed else 0
+
+
+def _colour(stream: object) -> bool:
+    """Colour only for a person at a terminal, and never when ``NO_COLOR`` is set."""
+    import os
+
+    isatty = getattr(stream, "isatty", None)
+    return not os.environ.get("NO_COLOR") and callable(isatty) and bool(isatty())
+
+
+class _CallHelp(argparse.Action):
+    """``call --help`` lists the protocol's commands, read from the table only when asked.
+
+    Importing the table at every start would slow ``serve`` before ``initialize``.
+    """
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=help)
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        from .command_names import listing
+
+        parser.epilog = f"The protocol's commands:\n{listing()}"
+        parser.print_help()
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,7 +294,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sync.set_defaults(handler=_sync)
     call = commands.add_parser(
-        "call", help='run one protocol command, e.g. call comodor.teach \'{"text": "…"}\''
+        "call",
+        help='run one protocol command, e.g. call comodor.teach \'{"text": "…"}\'',
+        add_help=False,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    call.add_argument(
+        "-h", "--help", action=_CallHelp, help="show this help and the protocol's commands"
     )
     call.add_argument("name", help="the command, e.g. comodor.rules")
     call.add_argument("argument", nargs="?", help="its argument, one JSON object")
@@ -244,12 +328,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     schemas.set_defaults(handler=_schemas)
     doctor = commands.add_parser(
-        "doctor", help="check the brain, the watcher and the model endpoint"
+        "doctor", help="check the settings, the brain, the team database, the watcher and the model"
     )
     doctor.add_argument("--workspace", default=".", help="the project folder (default: here)")
     doctor.add_argument("--endpoint", help="OpenAI-compatible base URL ending in /v1")
     doctor.add_argument("--model", help="the model name to reflect with")
     doctor.add_argument("--api-key-env", help="the NAME of the variable holding the API key")
+    doctor.add_argument("--json", action="store_true", help="the checks as JSON, for scripts")
     doctor.set_defaults(handler=_doctor)
     demo = commands.add_parser("demo", help="watch the brain learn on a temporary workspace")
     demo.add_argument("--keep", action="store_true", help="keep the temporary workspace")

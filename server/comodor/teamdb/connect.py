@@ -39,12 +39,16 @@ def open_team_store(
     starts offline the same way, and the notice names the cause.
     """
     if not is_database_url(url):
-        raise BrainError(f"brain.url must be a postgresql:// URL, got {redact_url(url)[:80]!r}")
+        raise BrainError(
+            f"brain.url must be a postgresql:// URL, got {redact_url(url)[:80]!r}; set it "
+            "(or COMODOR_BRAIN_URL) to the team database's postgresql:// URL, or clear it "
+            "to use the local brain."
+        )
     missing = _driver_missing()
     if missing is not None:
         raise BrainUnavailable(
             "brain.url names a team database, but its driver is not installed "
-            f"({missing}); install comodor-lsp[team]"
+            f"({missing}); install it with pip install 'comodor-lsp[team]'."
         )
     from .postgres import PostgresStore
 

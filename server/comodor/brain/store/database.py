@@ -267,21 +267,50 @@ class Database(StoreBase):
                 f"the brain at {self.path} was written by a newer Comodor (schema "
                 f"{version}, this one knows {SCHEMA_VERSION}); upgrade Comodor to use it"
             )
-        for index in range(version, SCHEMA_VERSION):
-            conn.execute("BEGIN IMMEDIATE")
-            if conn.execute("PRAGMA user_version").fetchone()[0] > index:
-                conn.execute("COMMIT")  # another process migrated meanwhile
-                continue
-            self._migrate(conn, index)
+        if version < SCHEMA_VERSION:
+            # A migration may rebuild a parent table (DROP, then RENAME): with foreign
+            # keys on, dropping ``rules`` would delete every vote through ON DELETE
+            # CASCADE. The pragma is a no-op inside a transaction, so it is turned off
+            # here, around them all; each migration checks the keys before it commits.
+            conn.execute("PRAGMA foreign_keys = OFF")
+            try:
+                for index in range(version, SCHEMA_VERSION):
+                    conn.execute("BEGIN IMMEDIATE")
+                    if conn.execute("PRAGMA user_version").fetchone()[0] > index:
+                        conn.execute("COMMIT")  # another process migrated meanwhile
+                        continue
+                    self._migrate(conn, index)
+            except BrainError:
+                conn.close()
+                raise
+            finally:
+                with contextlib.suppress(sqlite3.ProgrammingError):  # closed above
+                    conn.execute("PRAGMA foreign_keys = ON")
         # Touch the schema so a damaged file fails here, at open, not at first use.
         conn.execute("SELECT count(*) FROM lessons WHERE id = -1").fetchone()
 
-    @staticmethod
-    def _migrate(conn: sqlite3.Connection, index: int) -> None:
+    def _migrate(self, conn: sqlite3.Connection, index: int) -> None:
+        """Run migration ``index`` in the open transaction; commit only if no key broke.
+
+        Rows that already pointed at nothing before (a brain salvaged from damage, or
+        written by a tool with foreign keys off) do not stop the upgrade: only rows
+        this migration would orphan do.
+        """
         statements = [part for part in split_sql(MIGRATIONS[index]) if part.strip()]
         try:
+            already = len(conn.execute("PRAGMA foreign_key_check").fetchall())
             for statement in statements:
                 conn.execute(statement)
+            broken = conn.execute("PRAGMA foreign_key_check").fetchall()
+            if len(broken) > already:
+                table, row, parent = broken[0][0], broken[0][1], broken[0][2]
+                orphaned = len(broken) - already
+                raise BrainError(
+                    f"upgrading the brain at {self.path} to schema {index + 1} would leave "
+                    f"{orphaned} row(s) pointing at nothing (first: {table} row {row} -> "
+                    f"{parent}). That step was undone and the file left as it was; report "
+                    "this as a Comodor bug."
+                )
             conn.execute(
                 "INSERT OR REPLACE INTO meta (key, value) VALUES ('compatible_from', ?)",
                 (str(min(COMPATIBLE_FROM, index + 1)),),

@@ -106,9 +106,37 @@ def salvage(damaged: Path, target: sqlite3.Connection) -> dict[str, int]:
                 target.execute("ROLLBACK")
                 raise
             saved[table] = count
+        _carry_sequences(source, target)
     finally:
         source.close()
     return saved
+
+
+def _carry_sequences(source: sqlite3.Connection, target: sqlite3.Connection) -> None:
+    """Ids the damaged file handed out stay used: never reused, not even a lost row's.
+
+    ``sqlite_sequence`` holds the highest id each ``AUTOINCREMENT`` table ever gave;
+    a fresh file only knows the rows that were copied, so a lesson forgotten (or
+    lost on a damaged page) above the newest saved one would give its id away.
+    """
+    try:
+        used = source.execute("SELECT name, seq FROM sqlite_sequence").fetchall()
+    except sqlite3.DatabaseError:
+        return  # an old file, or that page is damaged: the copied rows must do
+    target.execute("BEGIN IMMEDIATE")
+    try:
+        for name, seq in used:
+            if name not in TABLES or not isinstance(seq, int):
+                continue
+            cursor = target.execute(
+                "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = ?", (seq, name)
+            )
+            if cursor.rowcount == 0:
+                target.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", (name, seq))
+        target.execute("COMMIT")
+    except BaseException:
+        target.execute("ROLLBACK")
+        raise
 
 
 def describe(saved: dict[str, int]) -> str:

@@ -297,6 +297,88 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE agent_writes ADD COLUMN source TEXT NOT NULL DEFAULT 'disk';
     """,
+    # 10: ids are never reused (protocol v1.2, "Command line"): a forgotten lesson's or
+    # rule's id is never given to another, so a stale ``forget 3`` (a second window, an
+    # agent's cached list) cannot delete what was taught after it. ``AUTOINCREMENT``
+    # keeps the highest id ever used in ``sqlite_sequence``; SQLite only grants it at
+    # CREATE TABLE, so both tables are rebuilt, every row and id kept. The runner turns
+    # foreign keys off around migrations (dropping ``rules`` would otherwise cascade
+    # into ``rule_votes``) and checks them before committing. Lessons forgotten before
+    # this migration are still in ``lesson_log``, so their ids are not reused either.
+    """
+    CREATE TABLE lessons_v10 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        kind TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        trigger TEXT NOT NULL,
+        guidance TEXT NOT NULL,
+        terms TEXT NOT NULL DEFAULT '',
+        confidence REAL NOT NULL,
+        pinned INTEGER NOT NULL DEFAULT 0,
+        source TEXT NOT NULL DEFAULT '',
+        uses INTEGER NOT NULL DEFAULT 0,
+        wins INTEGER NOT NULL DEFAULT 0,
+        losses INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        last_used REAL NOT NULL DEFAULT 0,
+        last_success REAL NOT NULL DEFAULT 0,
+        trigger_terms INTEGER NOT NULL DEFAULT 0
+    );
+    INSERT INTO lessons_v10 (id, kind, scope, trigger, guidance, terms, confidence, pinned,
+        source, uses, wins, losses, created_at, updated_at, last_used, last_success,
+        trigger_terms)
+        SELECT id, kind, scope, trigger, guidance, terms, confidence, pinned, source, uses,
+        wins, losses, created_at, updated_at, last_used, last_success, trigger_terms
+        FROM lessons;
+    DROP TABLE lessons;
+    ALTER TABLE lessons_v10 RENAME TO lessons;
+    CREATE INDEX lessons_by_scope ON lessons(scope);
+    CREATE TRIGGER lessons_fts_insert AFTER INSERT ON lessons BEGIN
+        INSERT INTO lessons_fts(rowid, terms) VALUES (new.id, new.terms);
+    END;
+    CREATE TRIGGER lessons_fts_delete AFTER DELETE ON lessons BEGIN
+        INSERT INTO lessons_fts(lessons_fts, rowid, terms) VALUES ('delete', old.id, old.terms);
+    END;
+    CREATE TRIGGER lessons_fts_update AFTER UPDATE OF terms ON lessons BEGIN
+        INSERT INTO lessons_fts(lessons_fts, rowid, terms) VALUES ('delete', old.id, old.terms);
+        INSERT INTO lessons_fts(rowid, terms) VALUES (new.id, new.terms);
+    END;
+    CREATE TRIGGER lesson_log_insert AFTER INSERT ON lessons BEGIN
+        INSERT INTO lesson_log(lesson_id) VALUES (new.id);
+    END;
+    CREATE TRIGGER lesson_log_delete AFTER DELETE ON lessons BEGIN
+        INSERT INTO lesson_log(lesson_id) VALUES (old.id);
+    END;
+    CREATE TRIGGER lesson_log_update AFTER UPDATE OF
+        kind, scope, trigger, guidance, confidence, pinned, wins, losses, last_success
+        ON lessons BEGIN
+        INSERT INTO lesson_log(lesson_id) VALUES (new.id);
+    END;
+    DELETE FROM sqlite_sequence WHERE name = 'lessons';
+    INSERT INTO sqlite_sequence (name, seq) SELECT 'lessons', max(
+        (SELECT coalesce(max(id), 0) FROM lessons),
+        (SELECT coalesce(max(lesson_id), 0) FROM lesson_log));
+
+    CREATE TABLE rules_v10 (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        key TEXT NOT NULL,
+        scope TEXT NOT NULL,
+        language TEXT NOT NULL DEFAULT '',
+        category TEXT NOT NULL,
+        pinned INTEGER NOT NULL DEFAULT 0,
+        active INTEGER NOT NULL DEFAULT 1,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL,
+        UNIQUE (key, scope, language)
+    );
+    INSERT INTO rules_v10 (id, key, scope, language, category, pinned, active, created_at,
+        updated_at)
+        SELECT id, key, scope, language, category, pinned, active, created_at, updated_at
+        FROM rules;
+    DROP TABLE rules;
+    ALTER TABLE rules_v10 RENAME TO rules;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -311,8 +393,9 @@ migration records this number in ``meta.compatible_from``, and a release at
 least this new opens the newer file instead of refusing it. Raise it to
 :data:`SCHEMA_VERSION` with any migration older code would misread or break.
 Migration 8 only adds ``lessons.trigger_terms`` (0, "not told", in rows older
-code writes, which recall reads correctly), and migration 9 only adds
-``agent_writes.source`` (``disk`` in rows older code writes), so schema 7 stays
+code writes, which recall reads correctly), migration 9 only adds
+``agent_writes.source`` (``disk`` in rows older code writes), and migration 10 only
+changes how new ids are chosen (older code inserts without an id), so schema 7 stays
 compatible.
 """
 
