@@ -203,9 +203,11 @@ class ServerThread:
         self._thread.start()
 
     def _serve(self) -> None:
+        from comodor_lsp.lsp.stdio import serve_stdio
+
         server_in, server_out = self._streams
         try:
-            self.returncode = self.server.start_io(server_in, server_out)
+            self.returncode = serve_stdio(self.server, server_in, server_out)
         finally:
             server_in.close()
             server_out.close()

@@ -32,10 +32,11 @@ def _serve(args: argparse.Namespace) -> int:
     logging.getLogger("pygls").setLevel(logging.WARNING)
     from ..lsp.allocator import limit_malloc_arenas
     from ..lsp.main import create_server
+    from ..lsp.stdio import serve_stdio
 
     limit_malloc_arenas()  # before create_server starts the brain worker's threads
 
-    return create_server().start_io()
+    return serve_stdio(create_server())
 
 
 def _workspace(raw: str | None) -> Path:

@@ -20,7 +20,7 @@ from lsprotocol import types
 
 from ..protocol import DocumentDiagnostics
 from ..protocol.editor import FIX_ALL_KIND
-from .diagnostics import SOURCE, Judged
+from .diagnostics import SOURCE, Judged, publisher_of
 from .server import ComodorServer
 
 FIX_ALL = FIX_ALL_KIND
@@ -59,7 +59,7 @@ def _resolves_edits(ls: ComodorServer) -> bool:
 async def code_action(
     ls: ComodorServer, params: types.CodeActionParams
 ) -> list[types.CodeAction] | None:
-    publisher = ls.diagnostics
+    publisher = publisher_of(ls)
     if publisher is None or ls.app is None:
         return None
     uri = params.text_document.uri
@@ -110,7 +110,7 @@ def _fix_all(
     title: str,
     eager: bool,
 ) -> types.CodeAction | None:
-    publisher = ls.diagnostics
+    publisher = publisher_of(ls)
     assert publisher is not None
     if not eager:
         return types.CodeAction(
@@ -125,7 +125,7 @@ def _fix_all(
 
 async def resolve(ls: ComodorServer, action: types.CodeAction) -> types.CodeAction:
     """Work out the edit of a "fix all" offered in a menu, now that the user chose it."""
-    publisher = ls.diagnostics
+    publisher = publisher_of(ls)
     data = action.data if isinstance(action.data, dict) else None
     if publisher is None or data is None or not data.get("fixAll"):
         return action
@@ -148,7 +148,7 @@ def _for_diagnostic(
     diagnostic: types.Diagnostic,
 ) -> list[types.CodeAction]:
     """The actions for one of our diagnostics, if it is still in the document's report."""
-    publisher = ls.diagnostics
+    publisher = publisher_of(ls)
     assert publisher is not None
     for item, ours in zip(report.diagnostics, converted, strict=True):
         if ours.range != diagnostic.range or ours.code != diagnostic.code:

@@ -61,6 +61,12 @@ class Judged:
     diagnostics: tuple[types.Diagnostic, ...]
 
 
+def publisher_of(ls: ComodorServer) -> DiagnosticsPublisher | None:
+    """The server's publisher with everything code actions need (its fixes, its reports)."""
+    found = ls.diagnostics
+    return found if isinstance(found, DiagnosticsPublisher) else None
+
+
 class DiagnosticsPublisher:
     """Keeps every open document's diagnostics current and remembers the last report."""
 
@@ -280,7 +286,7 @@ def _position(
 
 def attach(server: ComodorServer) -> None:
     """Start following the app's rules (called once the app exists, at ``initialize``)."""
-    publisher, app = server.diagnostics, server.app
+    publisher, app = publisher_of(server), server.app
     if publisher is not None and app is not None:
         app.subscribe(publisher.on_event)
 

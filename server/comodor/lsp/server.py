@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any, Protocol
 
 import cattrs
 from cattrs import Converter
@@ -34,7 +34,20 @@ CONFIGURATION_PATIENCE_S = 6.0
 
 if TYPE_CHECKING:
     from ..app import ComodorApp
-    from .diagnostics import DiagnosticsPublisher
+
+
+class DocumentChecks(Protocol):
+    """What the document handlers ask of the diagnostics publisher (``lsp.diagnostics``).
+
+    A protocol, so the server holds its publisher without importing the module that
+    builds on the server; code actions get the whole publisher from
+    :func:`comodor.lsp.diagnostics.publisher`.
+    """
+
+    def schedule(self, uri: str, delay: float) -> None: ...
+    def schedule_all(self) -> None: ...
+    def closed(self, uri: str) -> None: ...
+    def close(self) -> None: ...
 
 log = logging.getLogger(__name__)
 
@@ -263,7 +276,7 @@ class ComodorServer(LanguageServer):
         """Each open document's text before its latest change (``comodor/assistantEdit``)."""
         self.early_notices: dict[str, AssistantEditParams] = {}
         """``comodor/assistantEdit`` notices that arrived before the change they name."""
-        self.diagnostics: DiagnosticsPublisher | None = None
+        self.diagnostics: DocumentChecks | None = None
         """Pushes house-rule diagnostics for open documents (see ``lsp.diagnostics``)."""
         self.settings_in_flight: set[asyncio.Future[Any]] = set()
         """Configuration pulls not yet applied; commands wait for them (bounded) so a
@@ -292,15 +305,6 @@ class ComodorServer(LanguageServer):
         if self.app is None:
             raise JsonRpcServerNotInitialized("the server is not initialized")
         return self.app
-
-    def start_io(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> int:
-        """Serve over stdio with Comodor's own framing (see :mod:`comodor.lsp.stdio`).
-
-        Returns the exit code; pygls's ``start_io`` returns nothing and loses it.
-        """
-        from .stdio import serve_stdio
-
-        return serve_stdio(self, stdin, stdout)
 
     def on_event(self, event: Event) -> None:
         """A brain event (on the worker thread): tell the client what it should see.
