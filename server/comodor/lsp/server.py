@@ -49,6 +49,7 @@ class DocumentChecks(Protocol):
     def closed(self, uri: str) -> None: ...
     def close(self) -> None: ...
 
+
 log = logging.getLogger(__name__)
 
 
