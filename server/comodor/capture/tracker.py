@@ -375,28 +375,9 @@ class CaptureTracker:
         document.regions = settle(current, document.regions)
         if assistant_left == text:
             return SaveOutcome("unchanged")
-        redacted = redact(text)
-        analysis = analyse_correction(
-            redact(assistant_left),
-            redacted,
-            language_of(key),
-            baseline=redact(document.before),
+        return self._count_correction(
+            key, write, redact(assistant_left), redact(text), redact(document.before)
         )
-        engine.store.update_agent_write(
-            write.id, status="corrected", last_hash=redacted_key(redacted)
-        )
-        if not analysis.changed_lines:
-            return SaveOutcome("unchanged")
-        keys = tuple(vote.key for vote in analysis.votes)
-        new_rules = engine.record_correction(
-            key,
-            analysis.votes,
-            analysis.diff,
-            write.episode_id,
-            rule_keys=keys,
-            source=write.source,
-        )
-        return SaveOutcome("correction", keys, tuple(new_rules), analysis.logic_change)
 
     # -- what the editor saves ----------------------------------------------------- #
 
@@ -611,9 +592,20 @@ class CaptureTracker:
         if previous is None:
             return SaveOutcome("none")
         baseline = engine.blobs.get(write.before_hash) if write.before_hash else None
-        analysis = analyse_correction(previous, redacted, language_of(key), baseline=baseline)
-        engine.store.update_agent_write(write.id, status="corrected", last_hash=digest)
         engine.blobs.put(text)
+        return self._count_correction(key, write, previous, redacted, baseline)
+
+    def _count_correction(
+        self, key: str, write: AgentWrite, previous: str, saved: str, baseline: str | None
+    ) -> SaveOutcome:
+        """The user changed ``previous`` (the agent's text) into ``saved``: count what it teaches.
+
+        All three texts are redacted. The next save is compared with this one, so each
+        correction counts once.
+        """
+        engine = self.engine
+        analysis = analyse_correction(previous, saved, language_of(key), baseline=baseline)
+        engine.store.update_agent_write(write.id, status="corrected", last_hash=redacted_key(saved))
         if not analysis.changed_lines:
             return SaveOutcome("unchanged")
         keys = tuple(vote.key for vote in analysis.votes)
