@@ -60,6 +60,9 @@ export function ruleDescription(rule: Rule): string {
   }
   if (!rule.active) {
     parts.push('disabled');
+  } else if (rule.contested) {
+    // The user's corrections disagree: shown with the other side, never enforced.
+    parts.push(rule.opposition ? `contested, against: ${rule.opposition}` : 'contested');
   } else if (!rule.confident) {
     parts.push('not yet confident');
   }

@@ -54,6 +54,8 @@ export interface Rule {
   updatedAt: number;
   evidence: string;
   team: boolean;
+  contested: boolean;
+  opposition: string;
 }
 
 export interface RuleResult {

@@ -6,6 +6,7 @@ export function rule(over: Partial<Rule> = {}): Rule {
     id: 1, key: 'quotes.style', value: 'single', category: 'style', statement: 'Use single quotes for strings.',
     detail: '', scope: 'project:abc', language: 'python', support: 3, against: 0, strength: 0.9,
     confident: true, pinned: false, active: true, source: 'correction', createdAt: 0, updatedAt: 0, evidence: '', team: false,
+    contested: false, opposition: '',
     ...over,
   };
 }

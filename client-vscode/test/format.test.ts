@@ -34,6 +34,19 @@ test('description adds language and state', () => {
   assert.equal(ruleDescription(rule({ active: false })), '3 corrections · 100% agree · python · disabled');
 });
 
+test('a contested rule says so, with the other side', () => {
+  const contested = rule({
+    confident: false,
+    contested: true,
+    evidence: '2 of the last 3 corrections · 2 of 4 in all',
+    opposition: '2 corrections for double',
+  });
+  assert.equal(
+    ruleDescription(contested),
+    '2 of the last 3 corrections · 2 of 4 in all · python · contested, against: 2 corrections for double',
+  );
+});
+
 test('announcement names the number of corrections (rule.support)', () => {
   assert.equal(
     announcementText(rule({ support: 2 })),

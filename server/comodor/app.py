@@ -405,9 +405,14 @@ class ComodorApp:
         return self._document_queries.get(uri, "")
 
     def document_rules(self, uri: str, language_id: str | None) -> list[protocol.RuleObject]:
-        """The confident, active rules that apply to a document — from memory, no I/O."""
+        """The rules that apply to a document, from memory, no I/O.
+
+        The confident, active ones, then the contested ones (shown so a user sees
+        the split, never enforced).
+        """
         language = language_of_document(uri, language_id)
-        return self.wire.rules(self.engine.active_rules(language))
+        engine = self.engine
+        return self.wire.rules([*engine.active_rules(language), *engine.contested_rules(language)])
 
     def relative_document_path(self, uri: str) -> str | None:
         """A workspace document's path relative to the workspace (None: not one of ours)."""

@@ -6,7 +6,7 @@ import random
 
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.models import Episode
-from comodor_lsp.brain.progress.evidence import MIN_FOR_TREND, Series, analyse
+from comodor_lsp.brain.progress.evidence import FIRST_TESTABLE, Series, analyse
 
 
 def _episodes(
@@ -44,15 +44,42 @@ def _noise(rng: random.Random, tasks: int) -> list[Episode]:
     )
 
 
-def test_fewer_than_twelve_tasks_is_not_enough_for_a_trend() -> None:
+def test_below_the_smallest_testable_history_it_says_how_many_more_tasks_could_settle_it() -> None:
     progress = analyse(_episodes([10, 9, 8, 7, 6]))
     assert not progress.enough_data
-    assert progress.headline() == (
-        "Not enough tasks yet: 5 tasks recorded, 7 more before a trend means anything."
-    )
+    assert progress.headline() == "Not enough tasks yet: 5 tasks recorded, 3 more could settle it."
+    assert progress.method().endswith("below 8 tasks no exact test of it could reach α = 5%.")
     steps = progress.get("steps")
     assert steps is not None and steps.improving is None and steps.direction is None
     assert steps.verdict() == "not enough tasks yet" and steps.contrast.p_value is None
+
+
+def test_a_steady_fourfold_fall_over_eight_tasks_is_reported_as_improved() -> None:
+    progress = analyse(_episodes([20, 18, 15, 13, 10, 8, 6, 5]))
+    assert progress.enough_data
+    steps = progress.get("steps")
+    assert steps is not None and steps.improving is True and steps.direction == "better"
+    assert steps.contrast.p_value is not None and steps.contrast.p_value < 0.05
+    assert progress.headline() == "Steps per task down 56% — better (first 4 tasks vs last 4)."
+
+
+def test_two_varying_measures_over_eight_tasks_need_two_more_to_settle() -> None:
+    # Steps and tokens both vary: the most extreme 4-against-4 outcome (p = 2/70)
+    # cannot survive a correction for two tests, so nothing may be claimed yet.
+    progress = analyse(
+        _episodes([20, 18, 15, 13, 10, 8, 6, 5], tokens=[900, 950, 800, 870, 910, 880, 860, 940])
+    )
+    assert not progress.enough_data and progress.tests == 0
+    assert progress.headline() == "Not enough tasks yet: 8 tasks recorded, 2 more could settle it."
+    steps = progress.get("steps")
+    assert steps is not None and not steps.significant
+
+
+def test_two_hundred_short_noise_histories_claim_a_change_at_most_one_time_in_twenty() -> None:
+    rng = random.Random(26)
+    results = [analyse(_noise(rng, rng.randint(2, 16))) for _ in range(200)]
+    claiming = [p for p in results if any(series.significant for series in p.series)]
+    assert len(claiming) <= 0.05 * len(results), [p.headline() for p in claiming]
 
 
 def test_a_worsening_history_names_the_regression() -> None:
@@ -95,7 +122,7 @@ def test_a_regression_is_named_even_when_an_improvement_is_stronger() -> None:
 
 def test_random_histories_claim_nothing_in_at_least_95_percent_of_results() -> None:
     rng = random.Random(15)
-    results = [analyse(_noise(rng, rng.randint(MIN_FOR_TREND, 30))) for _ in range(300)]
+    results = [analyse(_noise(rng, rng.randint(12, 30))) for _ in range(300)]
     claiming = [p for p in results if any(series.significant for series in p.series)]
     assert len(claiming) <= 0.05 * len(results), [p.headline() for p in claiming]
     assert sum(p.headline().startswith("No measurable change") for p in results) >= 285
@@ -141,10 +168,10 @@ def test_series_that_never_vary_are_not_tested_and_cost_the_others_nothing() -> 
 
 
 def test_cancelled_tasks_are_left_out_and_all_zero_series_dropped() -> None:
-    episodes = _episodes([3] * MIN_FOR_TREND)
+    episodes = _episodes([3] * FIRST_TESTABLE)
     episodes[0].stopped = "cancelled"
     progress = analyse(episodes)
-    assert progress.episodes == MIN_FOR_TREND - 1 and not progress.enough_data
+    assert progress.episodes == FIRST_TESTABLE - 1 and not progress.enough_data
     assert progress.get("approvals") is None and progress.get("tokens") is None
 
 

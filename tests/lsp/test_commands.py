@@ -112,7 +112,9 @@ async def test_a_task_recalls_credits_and_shows_in_progress(session: Session) ->
     assert (lessons[0]["wins"], lessons[0]["uses"]) == (1, 1)
     progress = await session.command("comodor.progress")
     assert progress["episodes"] == 1 and progress["enoughData"] is False
-    assert progress["headline"].startswith("Not enough tasks yet: 1 task recorded, 11 more")
+    assert progress["headline"].startswith(
+        "Not enough tasks yet: 1 task recorded, 7 more could settle it"
+    )
     stats = await session.command("comodor.stats")
     assert stats["episodes"] == 1 and stats["lessons"] == 1
     assert stats["scope"].startswith("project:")

@@ -215,6 +215,9 @@ class LearningEngine:
     def active_rules(self, language: str | None = None) -> list[Rule]:
         return self.rules.active(language)
 
+    def contested_rules(self, language: str | None = None) -> list[Rule]:
+        return self.rules.contested(language)
+
     def rules_markdown(self) -> str:
         return self.rules.markdown()
 

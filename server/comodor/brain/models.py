@@ -119,6 +119,15 @@ class Rule:
     """The evidence in the few words hover and exports show: ``3 corrections · 100% agree``."""
     team: bool = False
     """Only a teammate's committed ``house-rules.md`` stands behind it (untrusted text)."""
+    contested: bool = False
+    """The user's corrections disagree and no value leads clearly enough to be confident.
+
+    A contested rule is shown (hover, ``comodor.rules``) but never enforced: no
+    diagnostic, no playbook line. The rule itself is stated in
+    :mod:`comodor.brain.rules.judgement`.
+    """
+    opposition: str = ""
+    """For a contested rule, the evidence against its value: ``2 corrections for single``."""
     weighed_strength: float | None = None
     """Agreement with recent corrections weighing more (what confidence is judged on).
 

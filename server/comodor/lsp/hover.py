@@ -25,6 +25,9 @@ def _command_link(title: str, command: str, argument: dict[str, object]) -> str:
 def render(rules: Sequence[RuleObject], *, command_links: bool) -> str:
     """The hover text: each rule's statement as plain text, its evidence, maybe actions.
 
+    A contested rule says so, with both sides' evidence, so the user sees why it is
+    not enforced.
+
     Statements are escaped (a team rule from a cloned repository must never render
     as a link); the only links are the ones added here, and only for clients that
     asked for them.
@@ -32,7 +35,11 @@ def render(rules: Sequence[RuleObject], *, command_links: bool) -> str:
     lines = ["**House rules**", ""]
     for rule in rules:
         origin = " (team rule, from the repository)" if rule.team else ""
-        line = f"- {escape_markdown(rule.statement)} — *{escape_markdown(rule.evidence)}*{origin}"
+        evidence = rule.evidence
+        if rule.contested:
+            against = f"; against: {rule.opposition}" if rule.opposition else ""
+            evidence = f"contested, not enforced: {evidence}{against}"
+        line = f"- {escape_markdown(rule.statement)} — *{escape_markdown(evidence)}*{origin}"
         if command_links:
             pin = "Unpin" if rule.pinned else "Pin"
             # A separator, or the links run on from the evidence ("taught by you Forget").

@@ -64,6 +64,12 @@ class RuleObject:
     """Added to the spec's fields: the evidence in words, e.g. ``3 corrections · 100% agree``."""
     team: bool = False
     """Added to the spec: only a teammate's committed ``house-rules.md`` stands behind it."""
+    contested: bool = False
+    """Added to the spec: the user's corrections disagree and no value leads clearly (a tie,
+    or a lead of one correction); shown, never enforced (no diagnostic, not in a playbook)."""
+    opposition: str = ""
+    """Added to the spec: for a contested rule, the evidence against ``value`` in words,
+    e.g. ``2 corrections for single``; empty otherwise."""
 
 
 DIRECTIONS = ("better", "worse", None)

@@ -25,6 +25,7 @@ bigger than it is, so such changes are said in absolute terms ("0.4 → 0").
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import attrs
@@ -33,10 +34,13 @@ from .significance import TestResult, fisher_exact, rank_test
 
 ALPHA = 0.05
 MIN_GROUP = 6
-"""Tasks each group needs before it is tested: with fewer, no test can reach α after correction.
+"""Tasks each group of the memory-off holdout needs before it is compared.
 
 Six against six is the smallest design whose most extreme outcome (p = 1/462 for
 ranks or rates) survives Holm's correction for the dozen tests a result holds.
+The trend has no such floor: a trend contrast is tested whenever its own test
+could reach α (:attr:`Contrast.attainable`), and the correction's family is only
+the tests that could (:func:`comodor.brain.progress.evidence.correct`).
 """
 FLAT_BAND_PERCENT = 5.0
 FLAT_BAND_POINTS = 5.0
@@ -76,10 +80,27 @@ class Contrast:
     p_value: float | None = None
     """Corrected for every test of the result (the value compared with :data:`ALPHA`)."""
     significant: bool = False
+    min_group: int = 1
+    """Tasks each group needs before it is tested at all (the holdout keeps :data:`MIN_GROUP`)."""
+    best_p: float | None = None
+    """The smallest p-value the test could give these groups' values in any arrangement."""
 
     @property
     def testable(self) -> bool:
-        return len(self.before) >= MIN_GROUP and len(self.after) >= MIN_GROUP
+        return len(self.before) >= self.min_group and len(self.after) >= self.min_group > 0
+
+    @property
+    def attainable(self) -> float:
+        """The smallest p-value any arrangement of these values into the two groups could give.
+
+        It depends only on the pooled values and the group sizes, never on which group
+        holds which value, so choosing the tests by it (Tarone's rule) keeps the
+        correction honest: a test that could not reach α even alone is left out of the
+        family instead of diluting the tests that could.
+        """
+        if self.best_p is None:
+            self.best_p = _best_p(self.before, self.after, self.rate)
+        return self.best_p
 
     @property
     def constant(self) -> bool:
@@ -122,7 +143,15 @@ class Contrast:
         return not self.rate and min(self.before_mean, self.after_mean) < MEANINGFUL_BASE
 
     def run(self) -> TestResult | None:
-        """Test the two groups; None (and left out of the correction) when untestable."""
+        """Test the two groups; None (and left out of the correction) when untestable.
+
+        Groups that no arrangement could make significant are untestable too: their
+        p-value stays None and the verdict says more tasks are needed.
+        """
+        if self.testable and not self.constant and self.attainable >= ALPHA:
+            self.raw = None
+            self.p_value = None
+            return None
         if not self.testable or self.constant:
             self.raw = None
             self.p_value = 1.0 if self.testable else None
@@ -176,6 +205,35 @@ class Contrast:
         if self.flat and self.p_value < ALPHA:
             return f"too small to matter ({self.change_text()}, {p_text(self.p_value)})"
         return f"no measurable change ({self.change_text()}, {p_text(self.p_value)})"
+
+
+def _best_p(before: Sequence[float], after: Sequence[float], rate: bool) -> float:
+    """The most extreme arrangement's p-value: one group holds the lowest values, or the highest."""
+    n1, n2 = len(before), len(after)
+    if not n1 or not n2:
+        return 1.0
+    if rate:
+        hits, total = round(sum(before) + sum(after)), n1 + n2
+        fewest, most = max(0, n2 - (total - hits)), min(hits, n2)
+        return min(fisher_exact(hits - x, n1, x, n2).p_value for x in (fewest, most))
+    pooled = sorted([*before, *after])
+    low = rank_test(pooled[n2:], pooled[:n2]).p_value
+    high = rank_test(pooled[:n1], pooled[n1:]).p_value
+    return min(low, high)
+
+
+def smallest_design(tests: int = 1) -> int:
+    """Tasks a trend needs before its halves could reach α across ``tests`` tests at all.
+
+    The most extreme outcome of ``w`` distinct values against ``w`` (ranks or rates)
+    has p = 2 / C(2w, w); below the smallest such ``2w`` no test of the trend can
+    be significant, whatever the tasks show. With one varying measure that is 8
+    tasks (p = 2/70), with two to six 10 (2/252), with up to 23 12.
+    """
+    width = 1
+    while 2 / math.comb(2 * width, width) >= ALPHA / max(1, tests):
+        width += 1
+    return 2 * width
 
 
 def trend_change(contrast: Contrast) -> str:

@@ -6,8 +6,11 @@ and undos that followed, the tool errors, the tokens and whether it succeeded.
 Comparing the first stretch of tasks with the latest one turns that into a
 verdict, under rules that keep the verdict honest:
 
-* Fewer than :data:`MIN_FOR_TREND` tasks is not a trend; the answer is "not
-  enough tasks yet".
+* There is no fixed count of tasks: the tests decide. Below the smallest history
+  whose halves *could* reach significance (:func:`~comodor.brain.progress.contrast.smallest_design`:
+  8 tasks with one varying measure, 10 with a few) nothing is tested and the answer is
+  "not enough tasks yet" with how many more tasks could settle it. From there on a
+  steady fall (20 → 5 steps over 8 tasks) is reported as soon as the exact test says so.
 * Each series compares its first :func:`window_size` tasks with its last as a
   :class:`~comodor.brain.progress.contrast.Contrast`: counts with the Mann–Whitney U
   test, rates (success) with Fisher's exact test and in percentage points, so
@@ -15,8 +18,11 @@ verdict, under rules that keep the verdict honest:
 * Every test of the result (each series, and each holdout comparison) is
   corrected together with Holm's method at α = 5%: the *whole* dashboard claims
   a change from noise at most one time in twenty (``bench/progress_honesty.py``
-  measures it). A change inside the flat band, or stated as a percentage of a
-  tiny base, is never a claim.
+  measures it). The family is chosen by Tarone's rule: tests whose most extreme
+  possible outcome could not survive the correction are left out of it (they
+  could never be claimed anyway), so small histories are not diluted by them.
+  A change inside the flat band, or stated as a percentage of a tiny base, is
+  never a claim.
 * The headline names the most significant change in either direction, and
   every significant regression besides it.
 * Cancelled tasks are left out; series that are zero throughout are dropped.
@@ -31,14 +37,14 @@ from collections.abc import Sequence
 import attrs
 
 from ..models import Episode
-from .contrast import ALPHA, MIN_GROUP, Contrast, trend_change
+from .contrast import ALPHA, Contrast, smallest_design, trend_change
 from .holdout import Holdout, compare_memory
 from .significance import holm
 
 SPARK = "▁▂▃▄▅▆▇█"
 SPARK_ASCII = ".:-=+*#%"
-MIN_FOR_TREND = 2 * MIN_GROUP
-"""With fewer tasks the early and late windows would overlap or be too small to test."""
+FIRST_TESTABLE = smallest_design(1)
+"""With fewer tasks no test of a trend could reach α, whatever the tasks show (8 at α = 5%)."""
 MAX_WINDOW = 50
 """A long history compares its first 50 tasks with its latest 50, not half with half, so a
 recent regression is not drowned in months of older tasks."""
@@ -54,7 +60,7 @@ def window_size(count: int) -> int:
     change half-way through is found twice as often as with the outer thirds, and
     a steady drift about as often (``bench/progress_honesty.py``).
     """
-    if count < MIN_FOR_TREND:
+    if count < FIRST_TESTABLE:
         return 0
     return min(count // 2, MAX_WINDOW)
 
@@ -166,10 +172,17 @@ class Progress:
     holdout: Holdout | None = None
     tests: int = 0
     """How many tests the correction covered (the family of the whole result)."""
+    run: int = 0
+    """How many tests were run; those beyond ``tests`` could not have reached α."""
+    settles_at: int = FIRST_TESTABLE
+    """The smallest history at which a test of this result's varying measures could settle it."""
+    claimable: bool = False
+    """Some trend series is in the correction's family: its test could be significant."""
 
     @property
     def enough_data(self) -> bool:
-        return self.trend_tasks >= MIN_FOR_TREND
+        """Whether a test could already tell: past the smallest design, or a test in the family."""
+        return self.claimable or self.trend_tasks >= self.settles_at
 
     @property
     def window(self) -> int:
@@ -195,9 +208,10 @@ class Progress:
         if not self.enough_data:
             count = self.trend_tasks
             with_memory = " with memory" if self.holdout is not None else ""
+            more = self.settles_at - count
             return (
                 f"Not enough tasks yet: {count} task{'s' if count != 1 else ''}{with_memory} "
-                f"recorded, {MIN_FOR_TREND - count} more before a trend means anything."
+                f"recorded, {more} more could settle it."
             )
         found = self.significant()
         if not found:
@@ -211,14 +225,18 @@ class Progress:
         """How the verdicts were reached, in one line for the footer of a dashboard."""
         if not self.enough_data:
             return (
-                f"A trend compares the first half of the tasks with the second; it needs "
-                f"{MIN_FOR_TREND} tasks."
+                f"A trend compares the first half of the tasks with the second; below "
+                f"{self.settles_at} tasks no exact test of it could reach α = {ALPHA:.0%}."
             )
         window = self.window
+        left_out = self.run - self.tests
+        could_not = (
+            f" ({left_out} more could not have reached it and were left out)" if left_out else ""
+        )
         return (
             f"First {window} tasks vs last {window}: Mann–Whitney U test for counts, Fisher's "
             f"exact test for rates; Holm-corrected across {self.tests} "
-            f"test{'s' if self.tests != 1 else ''} at α = {ALPHA:.0%}."
+            f"test{'s' if self.tests != 1 else ''} at α = {ALPHA:.0%}{could_not}."
         )
 
 
@@ -251,13 +269,30 @@ def _series(episodes: Sequence[Episode]) -> list[Series]:
     return [series for series in candidates if any(series.values)]
 
 
-def _correct(contrasts: Sequence[Contrast]) -> int:
-    """Run every test, then Holm across all of them together; returns the family's size."""
+def correct(contrasts: Sequence[Contrast]) -> tuple[list[Contrast], int]:
+    """Run every test, then Holm across the family Tarone's rule picks; (family, tests run).
+
+    Tarone's rule: the family is the tests whose most extreme possible outcome could
+    pass α / K, for the smallest K that is at least their number. Which tests those
+    are depends only on each test's pooled values and group sizes, never on the
+    outcome, so Holm within the family still bounds the chance of any false claim
+    by α. A test left out gets its Bonferroni p-value over every test run, which
+    is then at least α: it is reported, never claimed.
+    """
     tested = [contrast for contrast in contrasts if contrast.run() is not None]
-    adjusted = holm([contrast.raw.p_value for contrast in tested if contrast.raw is not None])
-    for contrast, p_value in zip(tested, adjusted, strict=True):
+    bests = [contrast.attainable for contrast in tested]
+    limit = 1
+    while sum(best < ALPHA / limit for best in bests) > limit:
+        limit += 1
+    family = [c for c, best in zip(tested, bests, strict=True) if best < ALPHA / limit]
+    adjusted = holm([contrast.raw.p_value for contrast in family if contrast.raw is not None])
+    for contrast, p_value in zip(family, adjusted, strict=True):
         contrast.decide(p_value)
-    return len(tested)
+    chosen = {id(contrast) for contrast in family}
+    for contrast in tested:
+        if id(contrast) not in chosen and contrast.raw is not None:
+            contrast.decide(min(1.0, contrast.raw.p_value * len(tested)))
+    return family, len(tested)
 
 
 def analyse(episodes: Sequence[Episode], lessons: int = 0, rules_active: int = 0) -> Progress:
@@ -282,5 +317,10 @@ def analyse(episodes: Sequence[Episode], lessons: int = 0, rules_active: int = 0
     if held_out:
         progress.holdout = compare_memory(memory, held_out)
         contrasts += [comparison.contrast for comparison in progress.holdout.comparisons]
-    progress.tests = _correct(contrasts)
+    family, progress.run = correct(contrasts)
+    progress.tests = len(family)
+    chosen = {id(contrast) for contrast in family}
+    progress.claimable = any(id(series.contrast) in chosen for series in progress.series)
+    varying = sum(1 for series in progress.series if len(set(series.values)) > 1)
+    progress.settles_at = smallest_design(varying)
     return progress

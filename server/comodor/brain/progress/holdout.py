@@ -122,6 +122,6 @@ def compare_memory(with_memory: Sequence[Episode], without: Sequence[Episode]) -
         after = [measure(episode) for episode in with_memory]
         if not any(before) and not any(after):
             continue
-        contrast = Contrast(before, after, lower_is_better=not rate, rate=rate)
+        contrast = Contrast(before, after, lower_is_better=not rate, rate=rate, min_group=MIN_GROUP)
         holdout.comparisons.append(Comparison(key, label, contrast))
     return holdout

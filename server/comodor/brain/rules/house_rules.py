@@ -90,6 +90,17 @@ class HouseRules:
             if rule.confident and rule.active and rules_module.applies_to(rule, language)
         ]
 
+    def contested(self, language: str | None = None) -> list[Rule]:
+        """Active rules whose evidence disagrees, for ``language``: shown, never enforced."""
+        settings = self.shared.settings
+        if not settings.enabled or not settings.rules:
+            return []
+        return [
+            rule
+            for rule in self.rules
+            if rule.contested and rule.active and rules_module.applies_to(rule, language)
+        ]
+
     def markdown(self) -> str:
         """The confident house rules in the committed export format."""
         return rules_module.export_markdown(self.confident(), project=self.shared.project_scope)

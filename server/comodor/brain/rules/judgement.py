@@ -11,6 +11,19 @@ Confidence is earned, not assumed: a rule learned from corrections needs two
 agreeing corrections from two different saves and at least 70% agreement. One
 correction might be a whim; two in different files is a habit.
 
+**Confidence respects disagreement** (the one statement of the rule; ARCHITECTURE.md
+points here). A value is confident only when its recency-weighted support exceeds
+everything against it by more than one fresh correction (:data:`CONTESTED_MARGIN`).
+When the user's own corrections (or "not here" exceptions) disagree and no value
+clears that bar, the rule is *contested*: a tie (2 single then 2 double) or a lead
+of one correction (3 then 2) shapes nothing, it is never a diagnostic and never in
+a playbook, and hover and ``comodor.rules`` show it as contested with both sides'
+evidence (``evidence`` for the leading value, ``opposition`` for the rest). Three
+consistent corrections after a change of mind still turn the rule whatever came
+before (2 single then 3 double: double is confident), because the older side is
+then worth at most 0.65³/(1 − 0.65) ≈ 0.78 of a correction against 2.07. A rule the
+user taught or pinned is never contested: they said so.
+
 Recent corrections weigh more (:data:`RECENCY`): people change their minds, and a
 rule that needed as many new corrections as it once had old ones would go on
 telling the agent the wrong thing for weeks. ``support`` and ``against`` stay plain
@@ -56,6 +69,13 @@ is replaced by doing the other thing, not by waiting. With 0.65, whatever the hi
 - one stray correction after two agreeing ones does not turn the rule's value
   (0.65 + 0.65² > 1).
 """
+CONTESTED_MARGIN = 1.0
+"""How far the winner's recency-weighted support must exceed the opposition's to be confident.
+
+More than one fresh correction: with :data:`RECENCY`, two agreeing corrections after
+two contrary ones lead by 1.65 − 0.70 = 0.95 (contested), three after two lead by
+2.07 − 0.45 = 1.62 (confident), two agreeing ones with one "not here" by 1.15
+(still confident, as :data:`EXCEPTION_WEIGHT` promises)."""
 RECENT_WINDOW = 3
 """How many of the latest corrections the evidence speaks of when they disagree."""
 
@@ -216,14 +236,19 @@ def summarize(row: RuleRow, me: str = "") -> Rule:
         source = "observation"
 
     repeats = corrections + denials * REPEATS_PER_DENIAL
+    opposed = weighed_total - weights[value]
+    clear_lead = opposed <= 0 or weights[value] - opposed > CONTESTED_MARGIN
     confident = (
         row.pinned
         or source == "user"
         or (
             strength >= CONFIDENT_STRENGTH
+            and clear_lead
             and (repeats >= CONFIDENT_REPEATS or not kinds.isdisjoint(_STAND_ALONE))
         )
     )
+    disagreement = bool(exceptions) or len({vote.value for vote in timeline}) > 1
+    contested = not confident and disagreement
     agree = f"{round(strength * 100)}% agree"
     if source == "user":
         evidence = _taught_by(winning, me)
@@ -271,6 +296,8 @@ def summarize(row: RuleRow, me: str = "") -> Rule:
         updated_at=row.updated_at,
         evidence=evidence,
         team=team,
+        contested=contested,
+        opposition=_opposition(row.votes, value, exceptions) if contested else "",
         weighed_strength=strength,
         exceptions=tuple(
             vote.origin[len(EXCEPTION_ORIGIN) :]
@@ -278,6 +305,28 @@ def summarize(row: RuleRow, me: str = "") -> Rule:
             if vote.origin.startswith(EXCEPTION_ORIGIN)
         ),
     )
+
+
+def _opposition(votes: Sequence[VoteRow], value: str, exceptions: Sequence[VoteRow]) -> str:
+    """The other side of a contested rule in counts: ``2 corrections for single · 1 exception``.
+
+    Only the user's own evidence against the winner is named (corrections, denials,
+    "not here"): what the code happened to look like is not a side the user took.
+    """
+    events: dict[str, dict[str, set[tuple[str, str]]]] = {}
+    for vote in votes:
+        if vote.value != value and vote.kind in _CORRECTIVE:
+            events.setdefault(vote.value, {}).setdefault(vote.kind, set()).add(_event(vote))
+    parts = [
+        f"{_plural(len(found), kind)} for {other}"
+        for other, by_kind in sorted(
+            events.items(), key=lambda item: -sum(map(len, item[1].values()))
+        )
+        for kind, found in sorted(by_kind.items())
+    ]
+    if exceptions:
+        parts.append(_plural(len(exceptions), "exception"))
+    return " · ".join(parts)
 
 
 def _taught_by(votes: Sequence[VoteRow], me: str) -> str:
