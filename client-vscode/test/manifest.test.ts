@@ -120,3 +120,12 @@ test("the extension README names exactly the manifest's agent tools", () => {
   const tools = new Set((manifest.contributes.languageModelTools as Array<{ name: string }>).map((t) => t.name));
   assert.deepEqual([...named].sort(), [...tools].sort());
 });
+
+test('each agent tool has its own icon', () => {
+  const tools = manifest.contributes.languageModelTools as Array<{ name: string; icon: string }>;
+  const icons = tools.map((t) => t.icon);
+  assert.equal(new Set(icons).size, icons.length, icons.join(' '));
+  for (const icon of icons) {
+    assert.match(icon, /^\$\([a-z0-9-]+\)$/);
+  }
+});

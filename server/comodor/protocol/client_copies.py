@@ -42,16 +42,17 @@ TS_NAMES = {
 }
 """Wire objects keep the short names the client always used."""
 
-EDITOR_TOOLS = (
-    "comodor_begin_task",
-    "comodor_end_task",
-    "comodor_playbook",
-    "comodor_teach",
-    "comodor_teach_rule",
-    "comodor_rules",
-    "comodor_feedback",
-)
-"""The MCP tools VS Code's agent mode gets too (forgetting stays a user's command)."""
+EDITOR_TOOLS = {
+    "comodor_begin_task": "$(play)",
+    "comodor_end_task": "$(pass)",
+    "comodor_playbook": "$(book)",
+    "comodor_teach": "$(mortar-board)",
+    "comodor_teach_rule": "$(law)",
+    "comodor_rules": "$(list-unordered)",
+    "comodor_feedback": "$(thumbsup)",
+}
+"""The MCP tools VS Code's agent mode gets too, each with its own codicon (forgetting
+stays a user's command)."""
 
 
 def literal(value: Any) -> str:
@@ -237,7 +238,7 @@ def settings_ts() -> str:
 def language_model_tools() -> list[dict[str, Any]]:
     """``contributes.languageModelTools``: the MCP tool table, for VS Code's agent mode."""
     tools = []
-    for name in EDITOR_TOOLS:
+    for name, icon in EDITOR_TOOLS.items():
         tool = TOOLS[name]
         tools.append(
             {
@@ -245,7 +246,7 @@ def language_model_tools() -> list[dict[str, Any]]:
                 "displayName": f"Comodor: {tool.title}",
                 "toolReferenceName": protocol.camel(tool.name),
                 "canBeReferencedInPrompt": True,
-                "icon": "$(mortar-board)",
+                "icon": icon,
                 "userDescription": tool.title,
                 "modelDescription": tool.description,
                 "tags": ["comodor", "memory"],
