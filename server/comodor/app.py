@@ -22,10 +22,9 @@ import logging
 import tempfile
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import unquote, urlparse
 
 import attrs
 
@@ -37,6 +36,7 @@ from .brain.store.relocate import adopt_previous_brain
 from .brain.worker import BrainWorker
 from .capture.own_writes import OwnWrites
 from .conventions.languages import language_of
+from .document_capture import DocumentCapture, inside, uri_to_path
 from .paths import (
     default_brain_path,
     in_git_folder,
@@ -61,14 +61,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Listener = Callable[[Event], None]
-
-
-def uri_to_path(uri: str) -> Path:
-    """A ``file:`` URI as a local path; anything else is invalid input."""
-    parsed = urlparse(uri)
-    if parsed.scheme != "file":
-        raise InvalidInput("uri", f"expected a file: URI, got {uri[:80]!r}")
-    return Path(unquote(parsed.path))
 
 
 class ComodorApp:
@@ -103,18 +95,23 @@ class ComodorApp:
         """Files Comodor writes (sync, export): noted before each write, never agent writes."""
         self._tracker: CaptureTracker | None = None
         self._tracker_lock = threading.Lock()
+        self.documents = DocumentCapture(self)
+        """The editor's documents, resolved once and handed to capture."""
         self.reflection: ReflectionService | None = None
         self.capture: Capture | None = None
         self.live_sync: LiveSync | None = None
         self._freshness: ChangeWatcher | None = None
         self._checkers: dict[str, DocumentChecker] = {}
-        self._assistant_documents: dict[str, Path] = {}
-        """uri -> path of each open document an assistant edited (its changes are followed)"""
         """uri -> the last reading of that open document's house rules (see diagnose)."""
         self._team_listener: TeamListener | None = None
         self._document_queries: dict[str, str] = {}
         """uri -> the query whose recall was prefetched while that document was edited"""
         self._apply_reflection()
+
+    @property
+    def built_tracker(self) -> CaptureTracker | None:
+        """The tracker if something built it already (never builds it)."""
+        return self._tracker
 
     @property
     def tracker(self) -> CaptureTracker | None:
@@ -257,142 +254,14 @@ class ComodorApp:
             raise InvalidInput(field, f"expected a file: URI, got {uri[:80]!r}") from None
         if self.workspace is None:
             raise InvalidInput(field, "there is no workspace folder")
-        if not self._in_workspace(path):
+        if not inside(self.workspace, path):
             raise InvalidInput(field, f"{uri[:200]!r} is outside the workspace folder")
         return path
-
-    def _in_workspace(self, path: Path) -> bool:
-        if self.workspace is None:
-            return False
-        try:
-            resolve_inside(self.workspace, path)
-        except ValueError:
-            return False
-        return True
-
-    def _tracked(self, uri: str) -> Path | None:
-        """The path of a document capture cares about, or None (not a workspace file)."""
-        try:
-            path = uri_to_path(uri)
-        except InvalidInput:
-            return None
-        return path if self._in_workspace(path) else None
-
-    def _track(self, action: Callable[[CaptureTracker], object], what: str) -> None:
-        """Run ``action`` with the tracker on the write lane, which builds it if need be.
-
-        The document handlers call in on the event loop; building the tracker
-        there (its modules take tens of ms to load) would hold up the editor.
-        """
-
-        def run() -> None:
-            tracker = self.tracker
-            if tracker is not None:
-                action(tracker)
-
-        self.worker.post(run, what)
-
-    def document_opened(self, uri: str, text: str) -> None:
-        """The editor opened a document: keep its text as a baseline (on the worker)."""
-        path = self._tracked(uri)
-        if path is not None:
-            self._track(lambda tracker: tracker.did_open(path, text), "note an opened document")
-
-    def document_saved(self, uri: str, text: str | None) -> None:
-        """The editor saved a document: maybe a correction or an undo of an agent write.
-
-        The save is noted at once (a watcher event for the same write may be
-        waiting for it), then judged on the worker in order with everything else.
-        """
-        path = self._tracked(uri)
-        if path is None:
-            return
-        built = self._tracker  # not built yet: no watcher either, so nothing waits for this
-        if text is not None and built is not None:
-            built.note_save(path, text)
-        learning = self.settings.learning
-
-        def capture(tracker: CaptureTracker) -> None:
-            if tracker.is_ignored(path) or not (learning.enabled and learning.corrections):
-                return
-            saved = text if text is not None else path.read_text("utf-8", errors="replace")
-            tracker.did_save(path, saved)
-
-        self._track(capture, f"capture the save of {path.name}")
-
-    def files_created(self, uris: list[str], *, done: bool) -> None:
-        """The editor creates (or created) these files: baselines, never agent writes."""
-        paths = [path for path in map(self._tracked, uris) if path is not None]
-        if not paths:
-            return
-        built = self._tracker
-        if done:
-            self._track(lambda tracker: tracker.editor_created(paths), "note created files")
-        elif built is not None:
-            built.editor_will_create(paths)  # memory only: the watcher may be waiting
-        else:  # no watcher yet; noted in order before anything it will report
-            self._track(lambda tracker: tracker.editor_will_create(paths), "note files to come")
 
     def document_closed(self, uri: str) -> None:
         self._document_queries.pop(uri, None)
         self._checkers.pop(uri, None)
-        path = self._assistant_documents.pop(uri, None)
-        if path is not None:
-            self._track(lambda tracker: tracker.document_closed(path), "forget assistant lines")
-
-    def assistant_edited(
-        self,
-        uri: str,
-        before: str,
-        after: str,
-        ranges: Sequence[tuple[int, int]],
-        source: str,
-    ) -> str | None:
-        """``comodor/assistantEdit``: an assistant made this change of the open document.
-
-        Returns why it is not counted (a line for the log), or None when it is handed
-        to the tracker, in order with the document's other changes and saves.
-        """
-        path = self._tracked(uri)
-        if path is None:
-            return "not a file inside the workspace"
-        learning = self.settings.learning
-        if not (learning.enabled and learning.corrections):
-            return "learning from corrections is off"
-        if len(after) > self.settings.watch.max_file_bytes:
-            return "the document is larger than watch.maxFileBytes"
-        self._assistant_documents[uri] = path
-        self._track(
-            lambda tracker: tracker.assistant_edit(path, before, after, ranges, source),
-            f"note an assistant's edit of {path.name}",
-        )
-        return None
-
-    def document_changed(
-        self,
-        uri: str,
-        before: str,
-        after: str,
-        changes: Sequence[tuple[int, int, int, int, str]] | None,
-    ) -> None:
-        """Any change of an open document an assistant edited: its lines move with it.
-
-        ``changes`` are the ``didChange``'s ranges (start line and character, end line
-        and character, new text), or None when the client sent the whole text.
-        """
-        path = self._assistant_documents.get(uri)
-        if path is not None:
-            from .capture.assistant_regions import TextChange
-
-            plain = None if changes is None else [TextChange(*change) for change in changes]
-            self._track(
-                lambda tracker: tracker.document_changed(path, before, after, plain),
-                "follow an assistant-edited document",
-            )
-
-    def follows(self, uri: str) -> bool:
-        """Whether an assistant edited this open document (its changes must be followed)."""
-        return uri in self._assistant_documents
+        self.documents.closed(uri)
 
     def prefetch(self, query: str, uri: str | None = None) -> None:
         """Recall ahead for what the user is typing (a draft, or a document's context)."""
@@ -416,7 +285,7 @@ class ComodorApp:
 
     def relative_document_path(self, uri: str) -> str | None:
         """A workspace document's path relative to the workspace (None: not one of ours)."""
-        path, tracker = self._tracked(uri), self.tracker
+        path, tracker = self.documents.path(uri), self.tracker
         if path is None or tracker is None:
             return None
         return tracker.key(path)

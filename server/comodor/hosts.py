@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from .brain.engine import LearningEngine
     from .brain.events import Listener
+    from .brain.worker import BrainWorker
     from .capture.own_writes import OwnWrites
     from .capture.tracker import CaptureTracker
     from .protocol import RuleObject, Wire
@@ -63,3 +64,16 @@ class CommandHost(BrainHost, Protocol):
     def document_query(self, uri: str) -> str: ...
     def rule_exception(self, rule_id: int, uri: str, place: str) -> RuleObject: ...
     def export_rules(self, raw: str, field: str = "path") -> Path: ...
+
+
+class CaptureHost(Protocol):
+    """What following the editor's documents needs: the folder, settings, the lanes."""
+
+    workspace: Path | None
+    settings: Settings
+    worker: BrainWorker
+
+    @property
+    def tracker(self) -> CaptureTracker | None: ...
+    @property
+    def built_tracker(self) -> CaptureTracker | None: ...

@@ -24,9 +24,9 @@ def test_opening_and_saving_before_capture_loads_builds_it_on_the_worker_not_the
         release = threading.Event()
         app.worker.submit(lambda: release.wait(10))  # the write lane is busy
         uri = source.as_uri()
-        app.document_opened(uri, "x = 1\n")
-        app.document_saved(uri, "x = 2\n")
-        app.files_created([(workspace / "new.py").as_uri()], done=False)
+        app.documents.opened(uri, "x = 1\n")
+        app.documents.saved(uri, "x = 2\n")
+        app.documents.created([(workspace / "new.py").as_uri()], done=False)
         assert app._tracker is None  # nothing was built on this (the loop's) thread
         release.set()
         assert app.worker.drain(10)

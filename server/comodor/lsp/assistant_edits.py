@@ -123,7 +123,7 @@ def _count(ls: ComodorServer, notice: AssistantEditParams) -> None:
     except InvalidInput as error:
         log.warning("%s ignored: %s", METHOD, error)
         return
-    reason = app.assistant_edited(uri, before, after, spans, notice.source)
+    reason = app.documents.assistant_edited(uri, before, after, spans, notice.source)
     if reason is not None:
         log.info("%s of %s not counted: %s", METHOD, uri[:200], reason)
 

@@ -69,7 +69,7 @@ def document_query(ls: ComodorServer, uri: str, line: int) -> str:
 def did_open(ls: ComodorServer, params: types.DidOpenTextDocumentParams) -> None:
     ls.texts.opened(params.text_document.uri, params.text_document.text)
     if ls.app is not None:
-        ls.app.document_opened(params.text_document.uri, params.text_document.text)
+        ls.app.documents.opened(params.text_document.uri, params.text_document.text)
     if ls.diagnostics is not None:
         ls.diagnostics.schedule(params.text_document.uri, 0)
 
@@ -79,13 +79,13 @@ def will_create_files(
 ) -> types.WorkspaceEdit | None:
     """The editor is about to create files (explorer, paste): they are not agent writes."""
     if ls.app is not None:
-        ls.app.files_created([item.uri for item in params.files], done=False)
+        ls.app.documents.created([item.uri for item in params.files], done=False)
     return None
 
 
 def did_create_files(ls: ComodorServer, params: types.CreateFilesParams) -> None:
     if ls.app is not None:
-        ls.app.files_created([item.uri for item in params.files], done=True)
+        ls.app.documents.created([item.uri for item in params.files], done=True)
 
 
 def _text_changes(
@@ -110,8 +110,8 @@ def _follow_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams)
     after = document.source
     before = ls.texts.changed(uri, version, after)
     app = ls.app
-    if app is not None and before is not None and app.follows(uri):
-        app.document_changed(uri, before, after, _text_changes(params.content_changes))
+    if app is not None and before is not None and app.documents.follows(uri):
+        app.documents.changed(uri, before, after, _text_changes(params.content_changes))
 
 
 def did_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams) -> None:
@@ -142,7 +142,7 @@ def did_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams) -> 
 
 def did_save(ls: ComodorServer, params: types.DidSaveTextDocumentParams) -> None:
     if ls.app is not None:
-        ls.app.document_saved(params.text_document.uri, params.text)
+        ls.app.documents.saved(params.text_document.uri, params.text)
 
 
 def did_close(ls: ComodorServer, params: types.DidCloseTextDocumentParams) -> None:

@@ -18,8 +18,9 @@ from typing import Any
 from lsprotocol import types
 
 from .. import config
-from ..app import ComodorApp, uri_to_path
+from ..app import ComodorApp
 from ..brain.errors import InvalidInput
+from ..document_capture import uri_to_path
 from ..protocol.editor import MEMORY_CAPABILITY
 from . import diagnostics
 from .server import ComodorServer
