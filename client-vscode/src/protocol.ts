@@ -254,6 +254,19 @@ export interface ProgressResult {
   method: string;
 }
 
+/** Added to the spec: one series drawn as a standalone SVG (white background, no CSS). */
+export interface Chart {
+  key: string;
+  svg: string;
+}
+
+/** Added to the spec: `comodor.progress` and the same result drawn, by the one renderer. */
+export interface ProgressChartResult {
+  progress: ProgressResult;
+  svg: string;
+  charts: Chart[];
+}
+
 /** The brain's :class:`~comodor.brain.models.Stats`, plus what the host knows. */
 export interface StatsResult {
   lessons: number;
@@ -374,6 +387,7 @@ export const ServerCommand = {
   undo: 'comodor.undo',
   exportRules: 'comodor.exportRules',
   progress: 'comodor.progress',
+  progressChart: 'comodor.progressChart',
   stats: 'comodor.stats',
   tool: 'comodor.tool',
   consolidate: 'comodor.consolidate',

@@ -225,6 +225,28 @@ class ProgressResult:
 
 
 @attrs.frozen
+class ChartObject:
+    """Added to the spec: one series drawn as a standalone SVG (white background, no CSS)."""
+
+    key: str
+    """The series' ``key`` in ``progress.series``."""
+    svg: str
+
+
+@attrs.frozen
+class ProgressChartResult:
+    """Added to the spec: ``comodor.progress`` and the same result drawn, by the one renderer.
+
+    ``svg`` is the whole dashboard as one picture (what ``comodor-lsp progress --svg``
+    writes); ``charts`` one picture per series, for a client that lays out its own page.
+    """
+
+    progress: ProgressResult
+    svg: str
+    charts: list[ChartObject]
+
+
+@attrs.frozen
 class StatsResult(Stats):
     """The brain's :class:`~comodor.brain.models.Stats`, plus what the host knows."""
 
