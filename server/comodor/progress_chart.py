@@ -84,9 +84,7 @@ def y_ticks(values: Sequence[float], rate: bool) -> list[float]:
     if rate:
         return [0.0, 0.25, 0.5, 0.75, 1.0]
     high = max((v for v in values if math.isfinite(v)), default=0.0)
-    step = nice_step(high if high > 0 else 1.0, 4)
-    if step < 1 and high >= 1:  # counts are whole: a step of 0.25 corrections means nothing
-        step = 1.0
+    step = max(1.0, nice_step(high, 4))  # counts are whole: 0.25 corrections means nothing
     top = max(step, math.ceil(high / step - 1e-9) * step)
     return [i * step for i in range(round(top / step) + 1)]
 

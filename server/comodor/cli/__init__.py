@@ -134,7 +134,8 @@ def _progress(args: argparse.Namespace) -> int:
     from .chart_files import problem
     from .progress_text import can_print_unicode, render_progress
 
-    targets = [(kind, raw) for kind, raw in (("svg", args.svg), ("html", args.html)) if raw]
+    requested = (("svg", args.svg), ("html", args.html))
+    targets = [(kind, raw) for kind, raw in requested if raw is not None]
     for kind, raw in targets:
         wrong = problem(raw)
         if wrong:

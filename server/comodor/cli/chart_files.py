@@ -18,14 +18,20 @@ __all__ = ["problem", "write"]
 
 def problem(raw: str) -> str | None:
     """Why ``raw`` cannot take a chart (one sentence naming it), or None when it can."""
-    path = Path(raw).expanduser()
     if not raw.strip():
         return "the chart's file name is empty; give a path such as progress.svg"
-    if path.is_dir():
-        return f"{path} is a folder; give a file name such as {path / 'progress.svg'}"
-    folder = path.parent
-    if not folder.is_dir():
-        return f"the folder {folder} does not exist; create it or choose another path"
+    path = Path(raw).expanduser()
+    try:
+        if path.is_dir():
+            return f"{path} is a folder; give a file name such as {path / 'progress.svg'}"
+        folder = path.parent
+        if not folder.is_dir():
+            return f"the folder {folder} does not exist; create it or choose another path"
+        os.stat(path, follow_symlinks=False)  # a name the system refuses fails here
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        return f"cannot use {raw}: {error.strerror or error}; choose another path"
     if not os.access(folder, os.W_OK | os.X_OK):
         return f"cannot write into {folder} (permission denied); choose another path"
     return None
