@@ -10,11 +10,14 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from comodor_lsp.app import ComodorApp
 from comodor_lsp.progress_chart import (
+    COLOURS,
     EARLY_FILL,
     LATE_FILL,
+    comparison_svg,
     page_html,
     progress_svg,
     series_svg,
@@ -149,6 +152,48 @@ def test_untrusted_text_is_drawn_as_text_and_never_acts(workspace: Path) -> None
         assert "<script>alert(1)</script>" in drawn and "&" in drawn  # shown as typed
     page = page_html(poisoned)
     assert "<script" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_the_memory_holdout_is_drawn_as_bars_from_zero_beside_the_series(
+    workspace: Path,
+) -> None:
+    app = ComodorApp(workspace)
+    try:
+        app.engine.configure(attrs.evolve(app.engine.settings, holdout_rate=0.5))
+        for number in range(30):
+            task = app.execute("comodor.beginTask", {"goal": f"fix the parser, part {number}"})
+            steps = 9 + number % 3 if task["holdout"] else 3 + number % 2
+            app.execute(
+                "comodor.endTask", {"taskId": task["taskId"], "success": True, "steps": steps}
+            )
+        result: dict[str, Any] = app.execute("comodor.progress", {})
+        drawn = app.execute("comodor.progressChart", {})
+    finally:
+        app.close()
+    comparisons = result["holdout"]["comparisons"]
+    steps = next(c for c in comparisons if c["key"] == "steps")
+    assert steps["direction"] == "better" and steps["significant"]
+    chart = comparison_svg(steps)
+    assert_stands_alone(chart)
+    root = parse(chart)
+    labels = texts(root)
+    assert {"with memory", "without", steps["label"], steps["verdict"], "steps per task"} <= set(
+        labels
+    )
+    ticks = y_ticks([steps["withMemory"], steps["withoutMemory"]], rate=False)
+    assert ticks[0] == 0 and ticks[-1] >= steps["withoutMemory"] > ticks[-2]
+    start = labels.index("0")
+    assert labels[start : start + len(ticks)] == [f"{tick:g}" for tick in ticks]
+    bars = [rect for rect in root.iter(f"{SVG}rect") if rect.get("height") == "18"]
+    assert [bar.get("fill") for bar in bars] == [COLOURS["better"], "#8c959f"]
+    assert float(bars[0].get("width", 0)) < float(bars[1].get("width", 0))  # fewer steps
+    whole = progress_svg(result)
+    assert_stands_alone(whole)
+    assert "With memory vs without" in texts(parse(whole))
+    assert chart.split(">", 1)[1] in whole  # the same picture, placed below the series
+    assert comparison_svg(steps) in page_html(result)
+    assert [c["key"] for c in drawn["comparisons"]] == [c["key"] for c in comparisons]
+    assert drawn["comparisons"][0]["svg"] == comparison_svg(comparisons[0])
 
 
 class _Page(HTMLParser):

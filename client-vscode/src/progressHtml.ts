@@ -1,11 +1,11 @@
 // The progress dashboard as a self-contained HTML string: headline, early-vs-recent success
 // rate, one chart per series and the with/without-memory comparison when tasks were held out.
-// The series charts are drawn by the server (`comodor.progressChart`, the same renderer as
+// The charts are drawn by the server (`comodor.progressChart`, the same renderer as
 // `comodor-lsp progress --svg`): standalone SVGs on white, shown as images. Every verdict is
 // the server's own words (the terminal prints the same ones). The page around them follows
 // VS Code's theme variables; no scripts and no remote resources, which lets the CSP forbid
 // everything but inline styles and data: images. Pure: no `vscode`, unit-tested.
-import type { Chart, Comparison, Holdout, ProgressChartResult, Series } from './protocol';
+import type { Chart, Holdout, ProgressChartResult, Series } from './protocol';
 
 type Direction = Series['direction'];
 import { percent } from './format';
@@ -24,17 +24,6 @@ export function contentSecurityPolicy(cspSource: string): string {
     `default-src 'none'; style-src ${cspSource} 'unsafe-inline'; ` +
     `img-src ${cspSource} data:; font-src ${cspSource};`
   );
-}
-
-/** Green for a significant improvement, red for a significant regression, neutral otherwise. */
-function seriesColor(direction: Direction | undefined): string {
-  if (direction === 'better') {
-    return 'var(--vscode-charts-green)';
-  }
-  if (direction === 'worse') {
-    return 'var(--vscode-charts-red)';
-  }
-  return 'var(--vscode-charts-blue)';
 }
 
 function fmt(n: number): string {
@@ -76,39 +65,17 @@ export function renderChartImage(s: Pick<Series, 'label' | 'verdict'>, chart: Ch
   return `<img class="chart" src="data:image/svg+xml;base64,${data}" alt="${escapeHtml(`${s.label}: ${s.verdict ?? ''}`)}">`;
 }
 
-function measure(value: number, rate: boolean): string {
-  return rate ? percent(value) : fmt(value);
-}
-
-/** Two bars per measure, with memory and without, on a shared scale. */
-export function renderComparisonSvg(c: Comparison): string {
-  const top = Math.max(c.withMemory, c.withoutMemory, c.rate ? 1 : 0);
-  const length = (v: number) => (top > 0 ? Math.max(1, (v / top) * 220) : 1);
-  const color = seriesColor(c.direction);
-  const row = (yPos: number, name: string, v: number, cls: string) =>
-    `<text class="tick" x="0" y="${yPos + 9}">${name}</text>` +
-    `<rect class="${cls}" x="90" y="${yPos}" width="${fmt(length(v))}" height="12" fill="${cls === 'with' ? color : 'var(--vscode-descriptionForeground)'}"/>` +
-    `<text class="tick" x="${fmt(96 + length(v))}" y="${yPos + 9}">${escapeHtml(measure(v, c.rate))}</text>`;
-  const desc = escapeHtml(
-    `${c.label}: ${measure(c.withMemory, c.rate)} with memory, ${measure(c.withoutMemory, c.rate)} without. ${c.verdict}`,
-  );
-  return (
-    `<svg class="bars" viewBox="0 0 360 36" width="360" height="36" role="img" aria-label="${desc}"><title>${desc}</title>` +
-    row(2, 'with memory', c.withMemory, 'with') +
-    row(20, 'without', c.withoutMemory, 'without') +
-    `</svg>`
-  );
-}
-
-export function renderHoldout(h: Holdout | null | undefined): string {
+/** Two bars per holdout measure, with memory and without, drawn by the server like the series. */
+export function renderHoldout(h: Holdout | null | undefined, comparisons: Chart[] = []): string {
   if (!h) {
     return '';
   }
+  const drawn = new Map(comparisons.map((c) => [c.key, c]));
   const rows = (h.comparisons ?? [])
     .map(
       (c) =>
         `<div class="card"><h2>${escapeHtml(c.label)} ${badge(c.direction, c.significant)}</h2>` +
-        `<p class="verdict">${escapeHtml(c.verdict)}</p>${renderComparisonSvg(c)}</div>`,
+        `<p class="verdict">${escapeHtml(c.verdict)}</p>${renderChartImage(c, drawn.get(c.key))}</div>`,
     )
     .join('');
   return (
@@ -144,8 +111,6 @@ h1 { font-size: 1.5em; font-weight: 600; margin: 16px 0 4px; }
 .badge.worse { color: var(--vscode-charts-red); }
 .badge.none { color: var(--vscode-descriptionForeground); }
 .chart { width: 100%; max-width: 640px; height: auto; display: block; border-radius: 4px; }
-.bars .tick { font-size: 10px; fill: var(--vscode-descriptionForeground); }
-.bars { width: 100%; max-width: 480px; height: auto; display: block; }
 .method { font-size: 0.9em; margin-top: 20px; }
 .empty { color: var(--vscode-descriptionForeground); font-style: italic; }
 `;
@@ -201,7 +166,7 @@ export function renderProgressHtml(drawn: ProgressChartResult, opts: RenderOptio
 <section class="stats">${stats}</section>
 ${note}
 ${cards}
-${renderHoldout(p.holdout)}
+${renderHoldout(p.holdout, drawn.comparisons ?? [])}
 ${method}
 </body>
 </html>`;

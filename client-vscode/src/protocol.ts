@@ -254,7 +254,7 @@ export interface ProgressResult {
   method: string;
 }
 
-/** Added to the spec: one series drawn as a standalone SVG (white background, no CSS). */
+/** Added to the spec: one series or comparison drawn as a standalone SVG (white, no CSS). */
 export interface Chart {
   key: string;
   svg: string;
@@ -265,6 +265,7 @@ export interface ProgressChartResult {
   progress: ProgressResult;
   svg: string;
   charts: Chart[];
+  comparisons: Chart[];
 }
 
 /** The brain's :class:`~comodor.brain.models.Stats`, plus what the host knows. */

@@ -163,14 +163,16 @@ def _progress(app: CommandHost, params: p.NoParams) -> p.ProgressResult:
 
 def _progress_chart(app: CommandHost, params: p.NoParams) -> p.ProgressChartResult:
     """The progress result and its pictures, drawn from the wire JSON every client gets."""
-    from .progress_chart import progress_svg, series_svg
+    from .progress_chart import comparison_svg, progress_svg, series_svg
 
     result = _progress(app, params)
     wire = p.unstructure(result)
+    compared = (wire["holdout"] or {}).get("comparisons") or []
     return p.ProgressChartResult(
         progress=result,
         svg=progress_svg(wire),
         charts=[p.ChartObject(key=s["key"], svg=series_svg(s)) for s in wire["series"]],
+        comparisons=[p.ChartObject(key=c["key"], svg=comparison_svg(c)) for c in compared],
     )
 
 

@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from xml.sax.saxutils import escape
 
-__all__ = ["page_html", "progress_svg", "series_svg", "text"]
+__all__ = ["comparison_svg", "page_html", "progress_svg", "series_svg", "text"]
 
 WIDTH = 640
 HEIGHT = 300
@@ -85,6 +85,8 @@ def y_ticks(values: Sequence[float], rate: bool) -> list[float]:
         return [0.0, 0.25, 0.5, 0.75, 1.0]
     high = max((v for v in values if math.isfinite(v)), default=0.0)
     step = max(1.0, nice_step(high, 4))  # counts are whole: 0.25 corrections means nothing
+    if step == 2.5:
+        step = 2.0  # 2.5 steps is not a count either
     top = max(step, math.ceil(high / step - 1e-9) * step)
     return [i * step for i in range(round(top / step) + 1)]
 
@@ -232,27 +234,68 @@ def _title(result: Mapping[str, Any]) -> str:
     return f"Comodor progress: {count} task{'s' if count != 1 else ''}"
 
 
-def _holdout_lines(result: Mapping[str, Any]) -> list[str]:
-    holdout = result.get("holdout")
-    if not holdout:
-        return []
-    lines = [f"With memory vs without: {holdout.get('verdict', '')}"]
-    for comparison in holdout.get("comparisons") or []:
-        rate = bool(comparison.get("rate"))
+BAR_HEIGHT = 150
+"""A holdout comparison: two bars (with memory, without) on an axis from zero."""
 
-        def show(value: object, rate: bool = rate) -> str:
-            number = float(value) if isinstance(value, int | float) else 0.0
-            return f"{number:.0%}" if rate else _count(number)
 
-        lines.append(
-            f"{comparison.get('label', '')}: {show(comparison.get('withMemory'))} with, "
-            f"{show(comparison.get('withoutMemory'))} without. {comparison.get('verdict', '')}"
+def comparison_svg(comparison: Mapping[str, Any]) -> str:
+    """One holdout measure as a standalone SVG: with memory against without, from zero."""
+    rate = bool(comparison.get("rate"))
+    label = str(comparison.get("label", ""))
+    verdict = str(comparison.get("verdict", ""))
+    direction = comparison.get("direction") if comparison.get("significant") else None
+    arms = []
+    for name, field in (("with memory", "withMemory"), ("without", "withoutMemory")):
+        value = comparison.get(field)
+        number = float(value) if isinstance(value, int | float) and math.isfinite(value) else 0.0
+        arms.append((name, max(0.0, number)))
+    ticks = y_ticks([value for _, value in arms], rate)
+    left, right, top = 110, WIDTH - RIGHT - 60, 62
+
+    def x(value: float) -> float:
+        return left + value / ticks[-1] * (right - left)
+
+    parts = [
+        f'<rect x="0" y="0" width="{WIDTH}" height="{BAR_HEIGHT}" fill="#ffffff"/>',
+        _label(16, 24, label, size=15, fill=INK, font_weight="bold"),
+        _label(16, 44, verdict, size=13, fill=COLOURS[direction] if direction else MUTED),
+    ]
+    bottom = top + 2 * 26
+    for tick in ticks:
+        parts.append(
+            f'<line x1="{_fmt(x(tick))}" y1="{top - 4}" x2="{_fmt(x(tick))}" y2="{bottom}" '
+            f'stroke="{GRID if tick else AXIS}" stroke-width="1"/>'
         )
-    return lines
+        shown = f"{tick:.0%}" if rate else _count(tick)
+        parts.append(_label(x(tick), bottom + 16, shown, size=11, text_anchor="middle"))
+    unit = "% of tasks" if rate else _unit(comparison)
+    parts.append(_label((left + right) / 2, bottom + 34, unit, size=12, text_anchor="middle"))
+    for row, (name, value) in enumerate(arms):
+        y = top + row * 26
+        fill = COLOURS.get(direction, COLOURS[None]) if row == 0 else AXIS
+        shown = f"{value:.0%}" if rate else _count(value)
+        parts += [
+            _label(left - 8, y + 13, name, size=12, text_anchor="end"),
+            f'<rect x="{left}" y="{y}" width="{_fmt(max(1.0, x(value) - left))}" height="18" '
+            f'fill="{fill}"/>',
+            _label(max(x(value), left + 1) + 6, y + 13, shown, size=12, fill=INK),
+        ]
+    summary = f"{label}: " + ", ".join(f"{name} {value:g}" for name, value in arms)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {BAR_HEIGHT}" '
+        f'width="{WIDTH}" height="{BAR_HEIGHT}" role="img" '
+        f'aria-label="{text(summary + ". " + verdict)}">'
+        f"<title>{text(summary + '. ' + verdict)}</title>{''.join(parts)}</svg>"
+    )
+
+
+def _comparisons(result: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    holdout = result.get("holdout")
+    return list(holdout.get("comparisons") or []) if holdout else []
 
 
 def progress_svg(result: Mapping[str, Any]) -> str:
-    """The whole dashboard as one standalone SVG: title, headline, every series, the method."""
+    """The whole dashboard as one standalone SVG: headline, series, holdout, method."""
     parts: list[str] = []
     y = 32.0
     parts.append(_label(16, y, _title(result), size=18, fill=INK, font_weight="bold"))
@@ -269,9 +312,19 @@ def progress_svg(result: Mapping[str, Any]) -> str:
         y += 14
         parts.append(_label(16, y, "No tasks recorded yet.", size=13))
         y += 8
-    footer = [line for item in _holdout_lines(result) for line in _wrap(item)]
-    footer += _wrap(str(result.get("method", "")))
-    for line in footer:
+    holdout = result.get("holdout")
+    if holdout:
+        y += 24
+        parts.append(_label(16, y, "With memory vs without", size=16, fill=INK, font_weight="bold"))
+        for line in _wrap(str(holdout.get("verdict", ""))):
+            y += 20
+            parts.append(_label(16, y, line, size=13, fill=INK))
+        y += 10
+        for comparison in _comparisons(result):
+            inner = comparison_svg(comparison).replace("<svg ", f'<svg x="0" y="{_fmt(y)}" ', 1)
+            parts.append(inner)
+            y += BAR_HEIGHT
+    for line in _wrap(str(result.get("method", ""))):
         y += 18
         parts.append(_label(16, y, line, size=12))
     height = math.ceil(y + 20)
@@ -287,7 +340,8 @@ def progress_svg(result: Mapping[str, Any]) -> str:
 _PAGE_STYLE = (
     "body{margin:0;padding:24px;background:#ffffff;color:#1f2328;"
     "font-family:'DejaVu Sans',Arial,Helvetica,sans-serif;font-size:14px}"
-    "h1{font-size:20px;margin:0 0 8px}p{margin:4px 0;max-width:640px}"
+    "h1{font-size:20px;margin:0 0 8px}h2{font-size:16px;margin:20px 0 4px}"
+    "p{margin:4px 0;max-width:640px}"
     ".muted{color:#57606a}figure{margin:16px 0}svg{max-width:100%;height:auto}"
 )
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
@@ -304,7 +358,13 @@ def page_html(result: Mapping[str, Any]) -> str:
         f"{int(result.get('lessons') or 0)} lessons, "
         f"{int(result.get('rulesActive') or 0)} active house rules."
     )
-    footer = "".join(f'<p class="muted">{text(line)}</p>' for line in _holdout_lines(result))
+    holdout = result.get("holdout")
+    footer = ""
+    if holdout:
+        footer = (
+            f"<h2>With memory vs without</h2><p>{text(holdout.get('verdict', ''))}</p>"
+            + "".join(f"<figure>{comparison_svg(c)}</figure>" for c in _comparisons(result))
+        )
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
