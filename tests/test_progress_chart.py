@@ -130,6 +130,12 @@ def test_the_windows_the_verdict_compares_are_shaded_with_their_means(workspace:
     few_root = parse(series_svg(few))
     assert EARLY_FILL not in [rect.get("fill") for rect in few_root.iter(f"{SVG}rect")]
     assert "not enough tasks yet" in texts(few_root)
+    # a value that is not a number is left out, and then no window is drawn rather than a
+    # wrong one (the server's windows count every task)
+    broken = dict(steps, values=[*steps["values"][:-1], float("nan")])
+    broken_root = parse(series_svg(broken))
+    assert EARLY_FILL not in [rect.get("fill") for rect in broken_root.iter(f"{SVG}rect")]
+    assert len(broken_root.findall(f".//{SVG}circle")) == 23
 
 
 def test_untrusted_text_is_drawn_as_text_and_never_acts(workspace: Path) -> None:

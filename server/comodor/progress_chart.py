@@ -130,7 +130,8 @@ def _label(
 
 def series_svg(series: Mapping[str, Any]) -> str:
     """One series as a standalone SVG: axes from zero, windows, means, the verdict."""
-    values = [float(v) for v in series.get("values") or [] if math.isfinite(float(v))]
+    raw = list(series.get("values") or [])
+    values = [float(v) for v in raw if isinstance(v, int | float) and math.isfinite(v)]
     rate = bool(series.get("rate"))
     count = len(values)
     label = str(series.get("label", ""))
@@ -156,7 +157,7 @@ def series_svg(series: Mapping[str, Any]) -> str:
     shading: list[str] = []
     means: list[str] = []
     window = int(series.get("window") or 0)
-    if window and 2 * window <= count:
+    if window and 2 * window <= count == len(raw):  # a dropped value would shift the windows
         for first, name, fill, mean in (
             (1, "first", EARLY_FILL, series.get("early")),
             (count - window + 1, "last", LATE_FILL, series.get("late")),
