@@ -65,6 +65,11 @@ export function renderChartImage(s: Pick<Series, 'label' | 'verdict'>, chart: Ch
   return `<img class="chart" src="data:image/svg+xml;base64,${data}" alt="${escapeHtml(`${s.label}: ${s.verdict ?? ''}`)}">`;
 }
 
+/** The verdict in words, unless the server's chart already carries it (and its alt text). */
+function verdictUnlessDrawn(verdict: string, chart: Chart | undefined): string {
+  return chart?.svg ? '' : `<p class="verdict">${escapeHtml(verdict)}</p>`;
+}
+
 /** Two bars per holdout measure, with memory and without, drawn by the server like the series. */
 export function renderHoldout(h: Holdout | null | undefined, comparisons: Chart[] = []): string {
   if (!h) {
@@ -75,7 +80,7 @@ export function renderHoldout(h: Holdout | null | undefined, comparisons: Chart[
     .map(
       (c) =>
         `<div class="card"><h2>${escapeHtml(c.label)} ${badge(c.direction, c.significant)}</h2>` +
-        `<p class="verdict">${escapeHtml(c.verdict)}</p>${renderChartImage(c, drawn.get(c.key))}</div>`,
+        `${verdictUnlessDrawn(c.verdict, drawn.get(c.key))}${renderChartImage(c, drawn.get(c.key))}</div>`,
     )
     .join('');
   return (
@@ -145,7 +150,7 @@ export function renderProgressHtml(drawn: ProgressChartResult, opts: RenderOptio
         .map(
           (s) =>
             `<div class="card"><h2>${escapeHtml(s.label)} ${badge(s.direction, s.significant)}</h2>` +
-            `<p class="verdict">${escapeHtml(verdictText(s))}</p>${renderChartImage(s, charts.get(s.key))}</div>`,
+            `${verdictUnlessDrawn(verdictText(s), charts.get(s.key))}${renderChartImage(s, charts.get(s.key))}</div>`,
         )
         .join('')}</section>`
     : `<p class="empty">No trends to show yet.</p>`;

@@ -71,7 +71,9 @@ test('headline, early vs recent success, one chart per series with the server ve
   assert.ok(html.includes('Steps per task down 38% — better (first 2 tasks vs last 2).'));
   assert.ok(html.includes('50% → 88%'));
   assert.equal(html.match(/<img class="chart" src="data:image\/svg\+xml;base64,/g)?.length, 2);
-  assert.ok(html.includes('<p class="verdict">down 38% — better (p = 0.003)</p>'));
+  // The verdict is written on the server's chart and in its alt text, not repeated beside it.
+  assert.ok(html.includes('alt="Steps per task: down 38% — better (p = 0.003)"'));
+  assert.doesNotMatch(html, /<p class="verdict">/);
   assert.ok(html.includes('<span class="badge better">better</span>'));
   assert.ok(html.includes('<span class="badge none">no claim</span>'));
   assert.ok(html.includes('Holm-corrected across 2 tests'));
@@ -96,6 +98,7 @@ test("each series shows the server's own SVG for it, as an image that can run no
   const missing = renderProgressHtml({ ...drawn(), charts: [] }, { cspSource: CSP_SOURCE });
   assert.doesNotMatch(missing, /<img /);
   assert.ok(missing.includes('No chart for Steps per task (the server sent none).'));
+  assert.ok(missing.includes('<p class="verdict">down 38% — better (p = 0.003)</p>')); // said in words
 });
 
 test('a significant regression is badged worse', () => {
