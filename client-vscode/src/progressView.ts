@@ -1,5 +1,6 @@
-// The progress dashboard webview. The HTML comes from progressHtml.ts (pure, tested); this file
-// only owns the panel and re-renders it when memory changes while it is open.
+// The progress dashboard webview. The HTML comes from progressHtml.ts (pure, tested) around the
+// charts the server draws (`comodor.progressChart`); this file only owns the panel and re-renders
+// it when memory changes while it is open.
 import * as vscode from 'vscode';
 import type { ComodorServer } from './languageServer';
 import { renderProgressError, renderProgressHtml } from './progressHtml';
@@ -17,7 +18,7 @@ export class ProgressView implements vscode.Disposable {
         'comodor.progress',
         'Comodor Progress',
         vscode.ViewColumn.Active,
-        // No scripts and no local files: the page is static HTML with inline SVG.
+        // No scripts and no local files: static HTML, the charts as data: SVG images.
         { enableScripts: false, localResourceRoots: [] },
       );
       this.panel.onDidDispose(() => {
@@ -41,9 +42,9 @@ export class ProgressView implements vscode.Disposable {
     }
     const opts = { cspSource: panel.webview.cspSource };
     try {
-      const progress = await this.server.api.progress();
+      const drawn = await this.server.api.progressChart();
       if (this.panel === panel) {
-        panel.webview.html = renderProgressHtml(progress, opts);
+        panel.webview.html = renderProgressHtml(drawn, opts);
       }
     } catch (err) {
       if (this.panel === panel) {

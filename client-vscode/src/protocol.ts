@@ -256,6 +256,20 @@ export interface ProgressResult {
   method: string;
 }
 
+/** Added to the spec: one series or comparison drawn as a standalone SVG (white, no CSS). */
+export interface Chart {
+  key: string;
+  svg: string;
+}
+
+/** Added to the spec: `comodor.progress` and the same result drawn, by the one renderer. */
+export interface ProgressChartResult {
+  progress: ProgressResult;
+  svg: string;
+  charts: Chart[];
+  comparisons: Chart[];
+}
+
 /** The brain's :class:`~comodor.brain.models.Stats`, plus what the host knows. */
 export interface StatsResult {
   lessons: number;
@@ -376,6 +390,7 @@ export const ServerCommand = {
   undo: 'comodor.undo',
   exportRules: 'comodor.exportRules',
   progress: 'comodor.progress',
+  progressChart: 'comodor.progressChart',
   stats: 'comodor.stats',
   tool: 'comodor.tool',
   consolidate: 'comodor.consolidate',

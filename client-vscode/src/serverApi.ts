@@ -5,6 +5,7 @@ import {
   BeginTaskResult,
   Lesson,
   PlaybookResult,
+  ProgressChartResult,
   ProgressResult,
   Rule,
   ServerCommand,
@@ -70,6 +71,10 @@ export class ServerApi {
   }
   progress(): Promise<ProgressResult> {
     return this.execute(ServerCommand.progress, {});
+  }
+  /** Progress and the same result drawn by the server's one chart renderer. */
+  progressChart(): Promise<ProgressChartResult> {
+    return this.execute(ServerCommand.progressChart, {});
   }
   stats(): Promise<StatsResult> {
     return this.execute(ServerCommand.stats, {});

@@ -4,14 +4,13 @@ import {
   changeText,
   contentSecurityPolicy,
   escapeHtml,
-  renderComparisonSvg,
   renderHoldout,
+  renderChartImage,
   renderProgressError,
   renderProgressHtml,
-  renderSeriesSvg,
   verdictText,
 } from '../src/progressHtml';
-import type { Comparison, Holdout, ProgressResult, Series } from '../src/protocol';
+import type { Comparison, Holdout, ProgressChartResult, ProgressResult, Series } from '../src/protocol';
 
 const CSP_SOURCE = 'https://x.vscode-cdn.net';
 
@@ -38,7 +37,18 @@ function holdout(over: Partial<Holdout> = {}): Holdout {
   };
 }
 
-function progress(over: Partial<ProgressResult> = {}): ProgressResult {
+/** What `comodor.progressChart` sends: the result, and a stand-in SVG per series. */
+function drawn(over: Partial<ProgressResult> = {}): ProgressChartResult {
+  const result = progressOnly(over);
+  return {
+    progress: result,
+    svg: '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    charts: result.series.map((s) => ({ key: s.key, svg: `<svg xmlns="http://www.w3.org/2000/svg"><title>${s.key}</title></svg>` })),
+    comparisons: (result.holdout?.comparisons ?? []).map((c) => ({ key: c.key, svg: `<svg><title>bars ${c.key}</title></svg>` })),
+  };
+}
+
+function progressOnly(over: Partial<ProgressResult> = {}): ProgressResult {
   return {
     episodes: 8, headline: 'Steps per task down 38% — better (first 2 tasks vs last 2).', enoughData: true, successRate: 0.875,
     earlySuccessRate: 0.5, lessons: 5, rulesActive: 2,
@@ -48,7 +58,7 @@ function progress(over: Partial<ProgressResult> = {}): ProgressResult {
 }
 
 test('strict CSP: nothing but our inline styles and data: images; no scripts, no remote resources', () => {
-  const html = renderProgressHtml(progress({ holdout: holdout() }), { cspSource: CSP_SOURCE });
+  const html = renderProgressHtml(drawn({ holdout: holdout() }), { cspSource: CSP_SOURCE });
   assert.ok(html.includes(`content="default-src &#39;none&#39;; style-src ${CSP_SOURCE} &#39;unsafe-inline&#39;; img-src ${CSP_SOURCE} data:;`));
   assert.equal(contentSecurityPolicy('S').startsWith("default-src 'none'; style-src S 'unsafe-inline'; img-src S data:;"), true);
   assert.doesNotMatch(html, /<script/i);
@@ -57,82 +67,63 @@ test('strict CSP: nothing but our inline styles and data: images; no scripts, no
 });
 
 test('headline, early vs recent success, one chart per series with the server verdict and method', () => {
-  const html = renderProgressHtml(progress(), { cspSource: CSP_SOURCE });
+  const html = renderProgressHtml(drawn(), { cspSource: CSP_SOURCE });
   assert.ok(html.includes('Steps per task down 38% — better (first 2 tasks vs last 2).'));
   assert.ok(html.includes('50% → 88%'));
-  assert.equal(html.match(/<svg class="chart"/g)?.length, 2);
-  assert.ok(html.includes('<p class="verdict">down 38% — better (p = 0.003)</p>'));
+  assert.equal(html.match(/<img class="chart" src="data:image\/svg\+xml;base64,/g)?.length, 2);
+  // The verdict is written on the server's chart and in its alt text, not repeated beside it.
+  assert.ok(html.includes('alt="Steps per task: down 38% — better (p = 0.003)"'));
+  assert.doesNotMatch(html, /<p class="verdict">/);
   assert.ok(html.includes('<span class="badge better">better</span>'));
   assert.ok(html.includes('<span class="badge none">no claim</span>'));
   assert.ok(html.includes('Holm-corrected across 2 tests'));
-  assert.ok(html.includes('var(--vscode-charts-green)'));
   assert.ok(html.includes('var(--vscode-foreground)'));
 });
 
-test('a significant regression is drawn red and badged worse', () => {
+test("each series shows the server's own SVG for it, as an image that can run nothing", () => {
+  const html = renderProgressHtml(drawn(), { cspSource: CSP_SOURCE });
+  const images = [...html.matchAll(/<img class="chart" src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)">/g)];
+  const decoded = images.map((m) => Buffer.from(m[1], 'base64').toString('utf8'));
+  assert.deepEqual(decoded, [
+    '<svg xmlns="http://www.w3.org/2000/svg"><title>steps</title></svg>',
+    '<svg xmlns="http://www.w3.org/2000/svg"><title>success</title></svg>',
+  ]);
+  assert.equal(images[0][2], 'Steps per task: down 38% — better (p = 0.003)');
+  // Non-ASCII survives the round trip (verdicts hold — and →).
+  const svg = '<svg><text>5 → 3 — α</text></svg>';
+  const image = renderChartImage(series(), { key: 'steps', svg });
+  const data = /base64,([^"]+)"/.exec(image)?.[1] ?? '';
+  assert.equal(Buffer.from(data, 'base64').toString('utf8'), svg);
+  // A series the server drew no chart for says so instead of drawing a wrong one.
+  const missing = renderProgressHtml({ ...drawn(), charts: [] }, { cspSource: CSP_SOURCE });
+  assert.doesNotMatch(missing, /<img /);
+  assert.ok(missing.includes('No chart for Steps per task (the server sent none).'));
+  assert.ok(missing.includes('<p class="verdict">down 38% — better (p = 0.003)</p>')); // said in words
+});
+
+test('a significant regression is badged worse', () => {
   const worse = series({ direction: 'worse', improving: false, verdict: 'up 190% — worse (p < 0.001)' });
-  const svg = renderSeriesSvg(worse);
-  assert.ok(svg.includes('var(--vscode-charts-red)'));
-  assert.doesNotMatch(svg, /charts-green/);
-  assert.match(svg, /aria-label="Steps per task: 9, 7, 6, 4\. up 190% — worse \(p &lt; 0\.001\)"/);
-  const html = renderProgressHtml(progress({ series: [worse] }), { cspSource: CSP_SOURCE });
+  const html = renderProgressHtml(drawn({ series: [worse] }), { cspSource: CSP_SOURCE });
   assert.ok(html.includes('<span class="badge worse">worse</span>'));
 });
 
-test('a series without a claim is neutral even if the numbers moved', () => {
-  const svg = renderSeriesSvg(series({ direction: null, significant: false, improving: null }));
-  assert.ok(svg.includes('var(--vscode-charts-blue)'));
-});
-
-test('the early and late windows the server compared are shaded, labelled and their means dashed', () => {
-  const svg = renderSeriesSvg(series({ values: [10, 10, 8, 6, 4, 4], window: 3, early: 28 / 3, late: 14 / 3 }));
-  // Six points from x=40 to x=352, a step of 62.4: each window spans three points, half a step
-  // beyond its last one, clipped to the plot; they meet half-way.
-  assert.match(svg, /<rect class="window early" x="40" y="22" width="156" height="90"\/>/);
-  assert.match(svg, /<rect class="window late" x="196" y="22" width="156" height="90"\/>/);
-  assert.match(svg, /<line class="mean" x1="40" y1="32" x2="196" y2="32"\/>/); // early mean 9.3
-  assert.ok(svg.includes('>first 3</text>') && svg.includes('>last 3</text>'));
-  assert.equal(svg.match(/<line class="mean"/g)?.length, 2);
-  // No windows before there are enough tasks.
-  assert.doesNotMatch(renderSeriesSvg(series({ window: 0 })), /class="window/);
-  // Dropped values would shift the indices: then no window is drawn rather than a wrong one.
-  assert.doesNotMatch(renderSeriesSvg(series({ values: [1, NaN, 2, 3], window: 2 })), /class="window/);
-});
-
-test('rates are drawn on a fixed 0–100% scale', () => {
-  const svg = renderSeriesSvg(series({ key: 'success', rate: true, values: [0, 0, 1, 1], unit: 'points', early: 0, late: 1 }));
-  assert.ok(svg.includes('>100%</text>') && svg.includes('>0%</text>'));
-  assert.match(svg, /points="40,112 144,112 248,22 352,22"/);
-});
-
-test('series charts handle empty, single and flat series', () => {
-  assert.match(renderSeriesSvg(series({ values: [] })), /No data for Steps per task yet/);
-  assert.match(renderSeriesSvg(series({ values: [3], window: 0 })), /<circle cx="196" cy="67"/);
-  const flat = renderSeriesSvg(series({ values: [2, 2, 2], window: 0 }));
-  assert.match(flat, /points="40,67 196,67 352,67"/);
-  const svg = renderSeriesSvg(series({ values: [0, 10], window: 0 }));
-  assert.match(svg, /points="40,112 352,22"/); // higher value drawn higher
-  assert.match(renderSeriesSvg(series({ values: [1, NaN, 2] })), /aria-label="Steps per task: 1, 2\./);
-});
-
 test('the holdout shows its verdict and both arms of every measure', () => {
-  const html = renderProgressHtml(progress({ holdout: holdout() }), { cspSource: CSP_SOURCE });
+  const html = renderProgressHtml(drawn({ holdout: holdout() }), { cspSource: CSP_SOURCE });
   assert.ok(html.includes('With memory vs without'));
   assert.ok(html.includes('Memory helps: corrections per task 0.5 with memory vs 2 without.'));
   assert.ok(html.includes('20 tasks with memory, 8 held out without it'));
-  const bars = renderComparisonSvg(comparison());
-  assert.match(bars, /<rect class="with" x="90" y="2" width="55"/); // 0.5 of 2 → a quarter of 220
-  assert.match(bars, /<rect class="without" x="90" y="20" width="220"/);
-  const rate = renderComparisonSvg(comparison({ rate: true, withMemory: 0.9, withoutMemory: 0.6 }));
-  assert.ok(rate.includes('>90%</text>') && rate.includes('>60%</text>'));
+  const images = [...html.matchAll(/<img class="chart" src="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/g)];
+  const decoded = images.map((m) => Buffer.from(m[1], 'base64').toString('utf8'));
+  assert.ok(decoded.includes('<svg><title>bars corrections</title></svg>')); // the server's bars
+  assert.ok(renderHoldout(holdout()).includes('No chart for Corrections per task (the server sent none).'));
   assert.equal(renderHoldout(null), '');
-  assert.doesNotMatch(renderProgressHtml(progress(), { cspSource: CSP_SOURCE }), /With memory vs without/);
+  assert.doesNotMatch(renderProgressHtml(drawn(), { cspSource: CSP_SOURCE }), /With memory vs without/);
 });
 
 test('text from the brain is escaped (a rule or label can hold anything)', () => {
   const evil = '<script>alert(1)</script><img src=x onerror=alert(2)>';
   const html = renderProgressHtml(
-    progress({
+    drawn({
       headline: evil, method: evil, series: [series({ label: evil, verdict: evil })],
       holdout: holdout({ verdict: evil, comparisons: [comparison({ label: evil, verdict: evil })] }),
     }),
@@ -147,7 +138,7 @@ test('text from the brain is escaped (a rule or label can hold anything)', () =>
 
 test('honest empty state: the server headline, dashes for unknown rates, no fake charts', () => {
   const html = renderProgressHtml(
-    progress({
+    drawn({
       episodes: 3, enoughData: false,
       successRate: null as unknown as number, earlySuccessRate: null as unknown as number, // unknown rates
       headline: 'Not enough tasks yet: 3 tasks recorded, 9 more before a trend means anything.', series: [],
@@ -156,7 +147,7 @@ test('honest empty state: the server headline, dashes for unknown rates, no fake
   );
   assert.ok(html.includes('Not enough tasks yet: 3 tasks recorded, 9 more before a trend means anything.'));
   assert.ok(html.includes('— → —'));
-  assert.doesNotMatch(html, /<svg /);
+  assert.doesNotMatch(html, /<svg |<img /);
   assert.ok(html.includes('No trends to show yet.'));
 });
 
@@ -169,7 +160,7 @@ test('the verdict is the server\'s; an older server without one gets the change 
 
 test('no tasks yet: the real server sends 0 for both rates, which must not read as 0% success', () => {
   const html = renderProgressHtml(
-    progress({ episodes: 0, enoughData: false, successRate: 0, earlySuccessRate: 0, series: [] }),
+    drawn({ episodes: 0, enoughData: false, successRate: 0, earlySuccessRate: 0, series: [] }),
     { cspSource: CSP_SOURCE },
   );
   assert.ok(html.includes('— → —'));

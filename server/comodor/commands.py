@@ -161,6 +161,21 @@ def _progress(app: CommandHost, params: p.NoParams) -> p.ProgressResult:
     return progress_result(app.engine.progress())
 
 
+def _progress_chart(app: CommandHost, params: p.NoParams) -> p.ProgressChartResult:
+    """The progress result and its pictures, drawn from the wire JSON every client gets."""
+    from .progress_chart import comparison_svg, progress_svg, series_svg
+
+    result = _progress(app, params)
+    wire = p.unstructure(result)
+    compared = (wire["holdout"] or {}).get("comparisons") or []
+    return p.ProgressChartResult(
+        progress=result,
+        svg=progress_svg(wire),
+        charts=[p.ChartObject(key=s["key"], svg=series_svg(s)) for s in wire["series"]],
+        comparisons=[p.ChartObject(key=c["key"], svg=comparison_svg(c)) for c in compared],
+    )
+
+
 def _stats(app: CommandHost, params: p.NoParams) -> p.StatsResult:
     del params
     return p.view_of(p.StatsResult, app.engine.stats(), watching=app.watching)
@@ -296,6 +311,14 @@ COMMANDS: dict[str, Command] = {
             p.ProgressResult,
             _progress,
             "Whether the assistant is getting better.",
+            reads=True,
+        ),
+        Command(
+            "comodor.progressChart",
+            p.NoParams,
+            p.ProgressChartResult,
+            _progress_chart,
+            "Progress, and the same result drawn as standalone SVG charts.",
             reads=True,
         ),
         Command(

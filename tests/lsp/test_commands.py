@@ -27,6 +27,7 @@ async def test_every_spec_command_is_advertised(session: Session) -> None:
         "comodor.undo",
         "comodor.exportRules",
         "comodor.progress",
+        "comodor.progressChart",
         "comodor.stats",
         "comodor.consolidate",
     }

@@ -46,6 +46,24 @@ async def test_a_worsening_history_names_the_regression(session: Session) -> Non
     assert steps["verdict"].startswith("up ") and "— worse" in steps["verdict"]
 
 
+async def test_the_editor_gets_the_same_result_drawn_by_the_one_renderer(session: Session) -> None:
+    from comodor_lsp.progress_chart import progress_svg, series_svg
+
+    quick = [(4, True), (5, True), (4, True), (6, True), (5, True), (4, True), (5, True)]
+    slow = [(12, False), (14, True), (13, False), (15, False), (12, False), (16, False), (14, True)]
+    await run_tasks(session, quick + slow)
+    progress = await session.command("comodor.progress")
+    drawn = await session.command("comodor.progressChart")
+    assert drawn["progress"] == progress and drawn["comparisons"] == []  # nothing held out
+    assert [chart["key"] for chart in drawn["charts"]] == [s["key"] for s in progress["series"]]
+    assert drawn["svg"] == progress_svg(progress)
+    assert [chart["svg"] for chart in drawn["charts"]] == [
+        series_svg(s) for s in progress["series"]
+    ]
+    steps = next(chart["svg"] for chart in drawn["charts"] if chart["key"] == "steps")
+    assert series(progress, "steps")["verdict"].replace("<", "&lt;") in steps
+
+
 async def test_success_rising_from_none_to_all_is_the_headline(session: Session) -> None:
     await run_tasks(session, [(5, False)] * 8 + [(5, True)] * 8)
     progress = await session.command("comodor.progress")

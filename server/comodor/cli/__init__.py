@@ -16,7 +16,7 @@ from .. import SERVER_NAME, __version__
 
 
 def _demo(args: argparse.Namespace) -> int:
-    from ..demo import run_demo
+    from .demo import run_demo
 
     return run_demo(keep=args.keep)
 
@@ -123,13 +123,25 @@ def _missed(name: str, argument: object, result: object) -> str:
 
 
 def _progress(args: argparse.Namespace) -> int:
-    """``comodor.progress`` through the app, exactly as an editor gets it, for a terminal."""
+    """``comodor.progress`` through the app, exactly as an editor gets it, for a terminal.
+
+    ``--svg FILE`` / ``--html FILE`` write the same result drawn as a standalone
+    picture instead; a path that cannot be written is refused before anything runs.
+    """
     import json
 
     from ..app import ComodorApp
     from ..brain.errors import BrainError
+    from .chart_files import problem
     from .progress_text import can_print_unicode, render_progress
 
+    requested = (("svg", args.svg), ("html", args.html))
+    targets = [(kind, raw) for kind, raw in requested if raw is not None]
+    for kind, raw in targets:
+        wrong = problem(raw)
+        if wrong:
+            print(f"comodor-lsp: --{kind}: {wrong}", file=sys.stderr)
+            return 1
     app = ComodorApp(_workspace(args.workspace))
     try:
         result = app.execute("comodor.progress", {})
@@ -138,11 +150,30 @@ def _progress(args: argparse.Namespace) -> int:
         return 1
     finally:
         app.close()
+    if targets:
+        return _write_charts(result, targets)
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
         ascii_only = args.ascii or not can_print_unicode(sys.stdout)
         print(render_progress(result, ascii_only=ascii_only))
+    return 0
+
+
+def _write_charts(result: dict[str, object], targets: list[tuple[str, str]]) -> int:
+    """Draw ``result`` once per requested format and replace each file whole."""
+    from ..progress_chart import page_html, progress_svg
+    from .chart_files import write
+
+    drawn = {"svg": progress_svg, "html": page_html}
+    for kind, raw in targets:
+        try:
+            path = write(raw, drawn[kind](result))
+        except OSError as error:
+            reason = error.strerror or str(error)
+            print(f"comodor-lsp: --{kind}: cannot write {raw}: {reason}", file=sys.stderr)
+            return 1
+        print(f"wrote {path}")
     return 0
 
 
@@ -317,6 +348,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="plain ASCII (the default when the terminal is not UTF-8)",
     )
     progress.add_argument("--json", action="store_true", help="the protocol result as JSON")
+    progress.add_argument(
+        "--svg", metavar="FILE", help="write the charts as one standalone SVG picture"
+    )
+    progress.add_argument(
+        "--html", metavar="FILE", help="write a self-contained HTML page with the charts"
+    )
     progress.set_defaults(handler=_progress)
     schemas = commands.add_parser(
         "schemas", help="write the protocol's JSON Schemas and the VS Code client's copies"

@@ -49,6 +49,7 @@ from .params import (
 )
 from .results import (
     BeginTaskResult,
+    ChartObject,
     ComparisonObject,
     ConsolidateResult,
     EndTaskResult,
@@ -61,6 +62,7 @@ from .results import (
     OkResult,
     PathResult,
     PlaybookResult,
+    ProgressChartResult,
     ProgressResult,
     RemovedResult,
     RuleObject,
@@ -78,6 +80,7 @@ __all__ = [
     "AssistantEditParams",
     "BeginTaskParams",
     "BeginTaskResult",
+    "ChartObject",
     "ComparisonObject",
     "ConsolidateResult",
     "DeniedParams",
@@ -105,6 +108,7 @@ __all__ = [
     "PinParams",
     "PlaybookParams",
     "PlaybookResult",
+    "ProgressChartResult",
     "ProgressResult",
     "RangeObject",
     "RemovedResult",

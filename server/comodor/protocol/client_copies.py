@@ -39,6 +39,7 @@ TS_NAMES = {
     "SeriesObject": "Series",
     "ComparisonObject": "Comparison",
     "HoldoutObject": "Holdout",
+    "ChartObject": "Chart",
 }
 """Wire objects keep the short names the client always used."""
 

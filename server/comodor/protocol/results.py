@@ -231,6 +231,31 @@ class ProgressResult:
 
 
 @attrs.frozen
+class ChartObject:
+    """Added to the spec: one series or comparison drawn as a standalone SVG (white, no CSS)."""
+
+    key: str
+    """The series' (or the holdout comparison's) ``key``."""
+    svg: str
+
+
+@attrs.frozen
+class ProgressChartResult:
+    """Added to the spec: ``comodor.progress`` and the same result drawn, by the one renderer.
+
+    ``svg`` is the whole dashboard as one picture (what ``comodor-lsp progress --svg``
+    writes); ``charts`` one picture per series and ``comparisons`` one per holdout
+    measure (keyed as in ``progress.holdout.comparisons``), for a client that lays out
+    its own page.
+    """
+
+    progress: ProgressResult
+    svg: str
+    charts: list[ChartObject]
+    comparisons: list[ChartObject]
+
+
+@attrs.frozen
 class StatsResult(Stats):
     """The brain's :class:`~comodor.brain.models.Stats`, plus what the host knows."""
 

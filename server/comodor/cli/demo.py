@@ -17,8 +17,8 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from .brain.lessons.markdown import instruction
-from .testing import Editor
+from ..brain.lessons.markdown import instruction
+from ..testing import Editor
 
 AGENT_FILES = {
     "greet.py": 'def greet(name):\n    message = "hello, " + name\n    return message\n',
