@@ -18,13 +18,31 @@ from .team_store import TeamStore
 log = logging.getLogger(__name__)
 
 
-def _driver_missing() -> str | None:
+def driver_missing() -> str | None:
     try:
         import psycopg  # noqa: F401
         import psycopg_pool  # noqa: F401
     except ImportError as error:
         return str(error)
     return None
+
+
+def local_only(local_path: Path, voter: str, missing: str) -> BrainStore:
+    """The local brain, saying that nothing is shared: an editor without the driver.
+
+    The user set ``brain.url`` believing their team shares one brain; working on
+    silently from the local file would let them believe it. An editor must keep
+    working, so it uses the local file (never a throw-away one: what is learned is
+    kept) and its notice, shown once, names the extra to install.
+    """
+    local = BrainStore(local_path, voter=voter)
+    local.notices.append(
+        "brain.url names a team database, but its driver is not installed "
+        f"({missing}): the team brain is not shared, and Comodor uses only the brain "
+        f"on this machine ({local_path}). Install the driver with pip install "
+        "'comodor-lsp[team]' and restart the editor."
+    )
+    return local
 
 
 def open_team_store(
@@ -36,7 +54,8 @@ def open_team_store(
     writes in the local outbox and says so in its notices. A refused login (wrong
     password, unknown role or database) is a configuration error: with ``strict``
     (the command line) it is raised as :class:`BrainUnavailable`; otherwise the store
-    starts offline the same way, and the notice names the cause.
+    starts offline the same way, and the notice names the cause. A missing driver is
+    raised (an editor opens :func:`local_only` instead).
     """
     if not is_database_url(url):
         raise BrainError(
@@ -44,7 +63,7 @@ def open_team_store(
             "(or COMODOR_BRAIN_URL) to the team database's postgresql:// URL, or clear it "
             "to use the local brain."
         )
-    missing = _driver_missing()
+    missing = driver_missing()
     if missing is not None:
         raise BrainUnavailable(
             "brain.url names a team database, but its driver is not installed "
