@@ -39,10 +39,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _workspace(raw: str | None) -> Path:
-    folder = Path(raw) if raw else Path.cwd()
-    if not folder.is_dir():
-        raise SystemExit(f"comodor-lsp: {folder} is not a folder")
-    return folder.resolve()
+    from .memory import _workspace as checked
+
+    return checked(raw)
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -62,10 +61,9 @@ def _call(args: argparse.Namespace) -> int:
     """Run one protocol command, exactly as an editor would, and print its JSON result."""
     import json
 
-    from ..app import ComodorApp
-    from ..brain.errors import BrainError, InvalidInput
     from ..commands import COMMANDS
     from .command_names import unknown
+    from .failure import Failure, line, opened
 
     if args.name not in COMMANDS:  # said before the brain is opened: nothing changes
         print(unknown(args.name), file=sys.stderr)
@@ -73,27 +71,16 @@ def _call(args: argparse.Namespace) -> int:
     try:
         argument = json.loads(args.argument) if args.argument else {}
     except ValueError as error:
-        print(f"comodor-lsp: the argument is not JSON: {error}", file=sys.stderr)
-        return 2
-    try:
-        app = ComodorApp(_workspace(args.workspace), temporary_fallback=False)
-    except BrainError as error:
-        print(f"comodor-lsp: {error}", file=sys.stderr)
-        return 1
-    try:
+        raise Failure(
+            line(f"the argument is not JSON ({error})", "Pass one JSON object, e.g. '{}'"),
+            code=2,
+        ) from None
+    with opened(_workspace(args.workspace)) as app:
         result = app.execute(args.name, argument)
-    except InvalidInput as error:
-        print(f"comodor-lsp: invalid {error.field}: {error.problem}", file=sys.stderr)
-        return 2
-    except BrainError as error:
-        print(f"comodor-lsp: {error}", file=sys.stderr)
-        return 1
-    finally:
-        app.close()
     print(json.dumps(result, indent=2, ensure_ascii=False))
     missed = _missed(args.name, argument, result)
     if missed:
-        print(f"comodor-lsp: {missed}", file=sys.stderr)
+        print(missed, file=sys.stderr)
         return 1
     return 0
 
@@ -109,34 +96,26 @@ _MISSES = {
 
 def _missed(name: str, argument: object, result: object) -> str:
     """Why a command that names an id did nothing ("" when it did something)."""
+    from .memory import missing
+
     if name not in _MISSES or not isinstance(result, dict):
         return ""
     field, what, listed = _MISSES[name]
     if result.get(field, True):
         return ""
     wanted = argument.get("id") if isinstance(argument, dict) else None
-    return (
-        f"no {what} has id {wanted} (forgotten already, or never taught); nothing was "
-        f"changed. `comodor-lsp call {listed}` lists them."
-    )
+    return missing(what, wanted, f"call {listed}").lines[0]
 
 
 def _progress(args: argparse.Namespace) -> int:
     """``comodor.progress`` through the app, exactly as an editor gets it, for a terminal."""
     import json
 
-    from ..app import ComodorApp
-    from ..brain.errors import BrainError
+    from .failure import opened
     from .progress_text import can_print_unicode, render_progress
 
-    app = ComodorApp(_workspace(args.workspace))
-    try:
+    with opened(_workspace(args.workspace)) as app:
         result = app.execute("comodor.progress", {})
-    except BrainError as error:
-        print(f"comodor-lsp: {error}", file=sys.stderr)
-        return 1
-    finally:
-        app.close()
     if args.json:
         print(json.dumps(result, indent=2, ensure_ascii=False))
     else:
@@ -146,21 +125,13 @@ def _progress(args: argparse.Namespace) -> int:
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from .. import config
-    from ..app import ComodorApp
     from ..sync import sync_app
+    from .failure import opened
 
-    workspace = _workspace(args.workspace)
-    loaded = config.for_workspace(workspace)
-    for problem in loaded.problems:
-        print(f"comodor-lsp: {problem}", file=sys.stderr)
-    app = ComodorApp(workspace, loaded.settings, temporary_fallback=False)
-    try:
+    with opened(_workspace(args.workspace)) as app:
         for notice in app.read_team_rules().notices:
             print(f"comodor-lsp: {notice}", file=sys.stderr)
         reports = sync_app(app, args.target)
-    finally:
-        app.close()
     failed = False
     for report in reports:
         where = report.path or report.target
@@ -225,11 +196,11 @@ def _doctor(args: argparse.Namespace) -> int:
         listed = [attrs.asdict(check) for check in checks]
         print(json.dumps({"ok": not failed, "checks": listed}, indent=2, ensure_ascii=False))
     else:
-        print(render_checks(checks, colour=_colour(sys.stdout)))
+        print(render_checks(checks, colour=wants_colour(sys.stdout)))
     return 1 if failed else 0
 
 
-def _colour(stream: object) -> bool:
+def wants_colour(stream: object) -> bool:
     """Colour only for a person at a terminal, and never when ``NO_COLOR`` is set."""
     import os
 
@@ -266,6 +237,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Comodor: a learning memory for AI coding assistants.",
     )
     parser.add_argument("--version", action="version", version=f"{SERVER_NAME} {__version__}")
+    parser.add_argument(
+        "--debug", action="store_true", help="show a traceback when a command fails"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     serve = commands.add_parser("serve", help="run the language server over stdio")
     serve.add_argument(
@@ -339,6 +313,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="watch the brain learn on a temporary workspace")
     demo.add_argument("--keep", action="store_true", help="keep the temporary workspace")
     demo.set_defaults(handler=_demo)
+    from .memory import add_commands
+
+    add_commands(commands)
     return parser
 
 
@@ -349,5 +326,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
-    result: int = handler(args)
-    return result
+    from .failure import run
+
+    return run(handler, args, debug=args.debug)
