@@ -39,9 +39,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _workspace(raw: str | None) -> Path:
-    from .memory import _workspace as checked
+    from .failure import workspace_folder
 
-    return checked(raw)
+    return workspace_folder(raw)
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -166,6 +166,7 @@ def _doctor(args: argparse.Namespace) -> int:
     from .. import config
     from ..doctor import diagnose
     from .doctor_text import render_checks
+    from .terminal import wants_colour
 
     workspace = _workspace(args.workspace)
     loaded = config.for_workspace(workspace)
@@ -198,14 +199,6 @@ def _doctor(args: argparse.Namespace) -> int:
     else:
         print(render_checks(checks, colour=wants_colour(sys.stdout)))
     return 1 if failed else 0
-
-
-def wants_colour(stream: object) -> bool:
-    """Colour only for a person at a terminal, and never when ``NO_COLOR`` is set."""
-    import os
-
-    isatty = getattr(stream, "isatty", None)
-    return not os.environ.get("NO_COLOR") and callable(isatty) and bool(isatty())
 
 
 class _CallHelp(argparse.Action):

@@ -35,6 +35,14 @@ class Failure(Exception):
         self.code = code
 
 
+def workspace_folder(raw: str | None) -> Path:
+    """The project folder a command works on (``--workspace``, else here), or a failure."""
+    folder = Path(raw) if raw else Path.cwd()
+    if not folder.is_dir():
+        raise Failure(line(f"{folder} is not a folder", "Pass a project folder with --workspace"))
+    return folder.resolve()
+
+
 def sentence(text: str) -> str:
     """``text`` on one line, ending with its full stop."""
     text = " ".join(text.split()).rstrip(" ;,")

@@ -11,29 +11,20 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
-from .failure import Failure, line, opened
+from .failure import Failure, line, opened, workspace_folder
+from .terminal import say, wants_colour
 
 KINDS = ("preference", "fact", "heuristic", "pitfall", "env")
 
 
-def _workspace(raw: str | None) -> Path:
-    folder = Path(raw) if raw else Path.cwd()
-    if not folder.is_dir():
-        raise Failure(line(f"{folder} is not a folder", "Pass a project folder with --workspace"))
-    return folder.resolve()
-
-
 def _execute(args: argparse.Namespace, command: str, argument: dict[str, Any]) -> Any:
-    with opened(_workspace(args.workspace)) as app:
+    with opened(workspace_folder(args.workspace)) as app:
         return app.execute(command, argument)
 
 
 def _colour() -> bool:
-    from . import wants_colour
-
     return wants_colour(sys.stdout)
 
 
@@ -41,13 +32,6 @@ def _print_json(result: object) -> None:
     from .progress_text import can_print_unicode
 
     print(json.dumps(result, indent=2, ensure_ascii=not can_print_unicode(sys.stdout)))
-
-
-def _say(text: str) -> None:
-    """Print for a person; a terminal that cannot show "·" or "…" gets ASCII, not a crash."""
-    from .progress_text import can_print_unicode, plain_ascii
-
-    print(text if can_print_unicode(sys.stdout) else plain_ascii(text))
 
 
 def missing(what: str, wanted: object, listed: str) -> Failure:
@@ -67,7 +51,7 @@ def _rules(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result)
     else:
-        _say(render_rules(result, colour=_colour(), every=args.all))
+        say(render_rules(result, colour=_colour(), every=args.all))
     return 0
 
 
@@ -78,7 +62,7 @@ def _lessons(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result)
     else:
-        _say(render_lessons(result, colour=_colour()))
+        say(render_lessons(result, colour=_colour()))
     return 0
 
 
@@ -94,7 +78,7 @@ def _teach(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(result)
     else:
-        _say(text)
+        say(text)
     return 0
 
 
@@ -106,7 +90,7 @@ def _finish(args: argparse.Namespace, result: dict[str, Any], done: bool, said: 
     if not done:
         raise missing(what, args.id, listed)
     if not args.json:
-        _say(said)
+        say(said)
     return 0
 
 
