@@ -13,10 +13,9 @@ import json
 import sys
 from typing import Any
 
+from ..brain.models import LESSON_KINDS
 from .failure import Failure, line, opened, workspace_folder
 from .terminal import say, wants_colour
-
-KINDS = ("preference", "fact", "heuristic", "pitfall", "env")
 
 
 def _execute(args: argparse.Namespace, command: str, argument: dict[str, Any]) -> Any:
@@ -137,7 +136,9 @@ def add_commands(commands: Any) -> None:
     )
     teach.add_argument("text", help='the lesson ("trigger: guidance"), or a rule with --rule')
     teach.add_argument("--rule", action="store_true", help="teach a house rule statement instead")
-    teach.add_argument("--kind", choices=KINDS, default="preference", help="the lesson's kind")
+    teach.add_argument(
+        "--kind", choices=LESSON_KINDS, default="preference", help="the lesson's kind"
+    )
     _common(teach)
     teach.set_defaults(handler=_teach)
 
