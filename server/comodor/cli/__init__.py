@@ -321,4 +321,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     from .failure import run
 
-    return run(handler, args, debug=args.debug)
+    # A server's stderr is its log: there a crash keeps its traceback for the bug report.
+    return run(handler, args, debug=args.debug or args.command in ("serve", "mcp"))

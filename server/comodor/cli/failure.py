@@ -13,7 +13,8 @@ cleanly, so a refused command has changed nothing.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator, Sequence
+from argparse import Namespace
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -95,13 +96,12 @@ def opened(workspace: Path | None) -> Iterator[ComodorApp]:
         app.close()
 
 
-def run(handler: object, args: object, *, debug: bool) -> int:
+def run(handler: Callable[[Namespace], int], args: Namespace, *, debug: bool) -> int:
     """Run one subcommand's handler; turn every failure into its one line."""
     from ..brain.errors import BrainError, InvalidInput
 
     try:
-        result: int = handler(args)  # type: ignore[operator]
-        return result
+        return handler(args)
     except Failure as failure:
         for text in failure.lines:
             print(text, file=sys.stderr)
