@@ -87,3 +87,23 @@ async def test_a_team_url_without_its_driver_is_said_once_and_the_local_brain_ke
         "/settings.json; it must be a whole number from 1 to 50; it is ignored until it is "
         "fixed."
     ], "the same words as the command line, once, even after a configuration change"
+
+
+async def test_a_brain_url_that_is_not_postgresql_is_said_once_instead_of_failing_to_start(
+    workspace: Path, tmp_path: Path
+) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    env = dict(os.environ, COMODOR_HOME=str(home), COMODOR_BRAIN_URL="mysql://dora:s3cret@db/t")
+    session = await _start(workspace, env)
+    try:
+        taught = await session.command("comodor.teach", {"text": "testing: use pytest -q"})
+        messages = await _messages(session, 1)
+        lessons = await session.command("comodor.lessons", {})
+    finally:
+        await session.client.shutdown_session()
+    team = [m for m in messages if "team brain is not shared" in m.message]
+    assert len(team) == 1 and team[0].type == types.MessageType.Warning
+    assert team[0].message.startswith("brain.url must be a postgresql:// URL, got 'mysql://")
+    assert "s3cret" not in " ".join(m.message for m in messages)
+    assert [lesson["id"] for lesson in lessons["lessons"]] == [taught["lesson"]["id"]]

@@ -27,20 +27,31 @@ def driver_missing() -> str | None:
     return None
 
 
-def local_only(local_path: Path, voter: str, missing: str) -> BrainStore:
-    """The local brain, saying that nothing is shared: an editor without the driver.
+def unusable_for_an_editor(local_path: Path, url: str) -> BrainStore | None:
+    """The local brain alone, saying the team brain is not shared, when ``url`` cannot work.
 
-    The user set ``brain.url`` believing their team shares one brain; working on
-    silently from the local file would let them believe it. An editor must keep
-    working, so it uses the local file (never a throw-away one: what is learned is
-    kept) and its notice, shown once, names the extra to install.
+    A URL that is not PostgreSQL, or no driver to reach it: the user set ``brain.url``
+    believing their team shares one brain, and working on silently from the local
+    file would let them believe it. An editor must keep working, so it uses the local
+    file (never a throw-away one: what is learned is kept) and its notice, shown
+    once, says what to fix. None when the URL is worth connecting to.
     """
-    local = BrainStore(local_path, voter=voter)
+    if not is_database_url(url):
+        why = f"brain.url must be a postgresql:// URL, got {redact_url(url)[:80]!r}"
+        fix = (
+            "Set it (or COMODOR_BRAIN_URL) to the team database's postgresql:// URL, or "
+            "clear it, and restart the editor."
+        )
+    else:
+        missing = driver_missing()
+        if missing is None:
+            return None
+        why = f"brain.url names a team database, but its driver is not installed ({missing})"
+        fix = "Install the driver with pip install 'comodor-lsp[team]' and restart the editor."
+    local = BrainStore(local_path)
     local.notices.append(
-        "brain.url names a team database, but its driver is not installed "
-        f"({missing}): the team brain is not shared, and Comodor uses only the brain "
-        f"on this machine ({local_path}). Install the driver with pip install "
-        "'comodor-lsp[team]' and restart the editor."
+        f"{why}: the team brain is not shared, and Comodor uses only the brain on this "
+        f"machine ({local_path}). {fix}"
     )
     return local
 
@@ -55,7 +66,7 @@ def open_team_store(
     password, unknown role or database) is a configuration error: with ``strict``
     (the command line) it is raised as :class:`BrainUnavailable`; otherwise the store
     starts offline the same way, and the notice names the cause. A missing driver is
-    raised (an editor opens :func:`local_only` instead).
+    raised (an editor opens :func:`unusable_for_an_editor` instead).
     """
     if not is_database_url(url):
         raise BrainError(
