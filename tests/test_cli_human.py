@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 from comodor_lsp.app import ComodorApp
 from comodor_lsp.brain.models import Vote
-from comodor_lsp.cli.memory_text import safe, when
+from comodor_lsp.cli.memory_text import safe, when, width
 
 ESCAPES = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
@@ -152,6 +152,15 @@ def test_lessons_show_trust_last_use_as_a_date_and_the_lesson_in_words(
 def test_a_last_use_reads_as_a_person_says_it(ago: int, said: str) -> None:
     now = 2_000_000_000.0
     assert when(now - ago if ago else 0.0, now) == said
+
+
+def test_wide_characters_keep_the_columns_aligned(workspace: Path, home: Path) -> None:
+    ok(run(workspace, home, "teach", "--rule", "インデントにはタブを使う。"))
+    ok(run(workspace, home, "teach", "--rule", "Use tabs."))
+    table = ok(run(workspace, home, "rules")).splitlines()
+    assert len(table) == 3, table
+    evidence = [width(line[: line.index("taught by you")]) for line in table[1:]]
+    assert len(set(evidence)) == 1, table
 
 
 def test_a_last_use_older_than_a_week_is_a_date() -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
@@ -28,6 +29,14 @@ DIM, GREEN, CYAN, YELLOW = "2", "32", "36", "33"
 def safe(text: object) -> str:
     """``text`` on one line with every control character gone."""
     return " ".join(_UNSAFE.sub(" ", str(text)).split())
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes on a terminal: wide (CJK) characters two, combining marks none."""
+    return sum(
+        0 if unicodedata.combining(char) else 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        for char in text
+    )
 
 
 def when(epoch: float, now: float | None = None) -> str:
@@ -58,16 +67,16 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[tuple[str, str]]], col
     Each cell is ``(text, sgr)``; colour wraps the padded text, so it never
     shifts a column.
     """
-    widths = [len(name) for name in header]
+    widths = [width(name) for name in header]
     for row in rows:
         for index, (text, _) in enumerate(row):
-            widths[index] = max(widths[index], len(text))
+            widths[index] = max(widths[index], width(text))
     last = len(header) - 1
 
     def render(cells: Sequence[tuple[str, str]]) -> str:
         out = []
         for index, (text, sgr) in enumerate(cells):
-            cell = text if index == last else text.ljust(widths[index])
+            cell = text if index == last else text + " " * (widths[index] - width(text))
             out.append(f"\x1b[{sgr}m{cell}\x1b[0m" if colour and sgr else cell)
         return "  ".join(out).rstrip()
 
