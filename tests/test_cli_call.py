@@ -78,8 +78,8 @@ def test_forgetting_an_id_that_matches_nothing_exits_1_and_says_so(
     assert done.returncode == 1
     assert json.loads(done.stdout) == {"removed": False}
     assert done.stderr.strip() == (
-        f"comodor-lsp: no lesson has id {missing} (forgotten already, or never taught); "
-        "nothing was changed. `comodor-lsp call comodor.lessons` lists them."
+        f"comodor-lsp: no lesson has id {missing} (forgotten already, or never taught). "
+        "Nothing was changed; `comodor-lsp call comodor.lessons` lists them."
     )
     listed = call(workspace, home, "comodor.lessons", "{}")
     assert [item["id"] for item in json.loads(listed.stdout)["lessons"]] == [lesson["id"]]

@@ -22,7 +22,10 @@ over the file; ``initializationOptions`` win over it): a database URL belongs to
 user, like the file.
 
 A problem in any layer (a value of the wrong type, a file that is not JSON) is
-reported and skipped; the layer below stands.
+described in one plain sentence (the setting, its value, what is allowed) and
+skipped; the layer below stands. Each door says the same sentence: the editor
+once as a message (:func:`ignored`), ``doctor`` as a fail line, and every other
+command-line door refuses to run with it.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from typing import Any
 import attrs
 import platformdirs
 
-from .settings import Settings, merge, restrict_to_user_level
+from .settings import Settings, merge, restrict_to_user_level, shown
 
 SETTINGS_FILE = "settings.json"
 
@@ -54,13 +57,13 @@ def user_settings_path() -> Path:
 def _read_json(path: Path, problems: list[str]) -> Any:
     try:
         return json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # no file there (a home not made yet)
         return None
     except OSError as error:  # a folder where the file should be, no permission
-        problems.append(f"{path}: cannot be read ({error.strerror or error}); ignored")
+        problems.append(f"{path} cannot be read ({error.strerror or error})")
         return None
     except ValueError as error:
-        problems.append(f"{path}: not plain JSON ({error}); ignored")
+        problems.append(f"{path} is not plain JSON ({error})")
         return None
 
 
@@ -81,9 +84,9 @@ def user_settings(problems: list[str] | None = None) -> Settings:
     path = user_settings_path()
     raw = _read_json(path, problems)
     if raw is not None and not isinstance(raw, dict):
-        problems.append(f"{path}: expected a JSON object; ignored")
+        problems.append(f"{path} holds {shown(raw)}, but must hold a JSON object")
         raw = None
-    settings = merge(Settings(), raw, problems)
+    settings = merge(Settings(), raw, problems, where=f" in {path}")
     url = os.environ.get("COMODOR_BRAIN_URL", "").strip()
     if url:
         settings = attrs.evolve(settings, brain=attrs.evolve(settings.brain, url=url))
@@ -91,19 +94,25 @@ def user_settings(problems: list[str] | None = None) -> Settings:
 
 
 def load(
-    init_options: Any = None, workspace_layer: Any = None, *, base: Settings | None = None
+    init_options: Any = None,
+    workspace_layer: Any = None,
+    *,
+    base: Settings | None = None,
+    where: str = "",
 ) -> Loaded:
     """Resolve settings: defaults ← user file ← ``init_options`` ← ``workspace_layer``.
 
     ``base`` replaces the first two layers when a host already read them (a
-    configuration pull re-resolves on top of what ``initialize`` trusted).
+    configuration pull re-resolves on top of what ``initialize`` trusted); ``where``
+    names the workspace layer's file in its problems.
     """
     problems: list[str] = []
     trusted = base if base is not None else user_settings(problems)
     trusted = merge(trusted, init_options, problems)
     settings = trusted
     if workspace_layer is not None:
-        settings = restrict_to_user_level(merge(trusted, workspace_layer, problems), trusted)
+        merged = merge(trusted, workspace_layer, problems, where)
+        settings = restrict_to_user_level(merged, trusted)
     return Loaded(settings, trusted, tuple(problems))
 
 
@@ -139,5 +148,11 @@ def for_workspace(workspace: Path | None) -> Loaded:
     """What a command-line door sees in ``workspace``: user file, then the workspace file."""
     problems: list[str] = []
     layer = workspace_file_layer(workspace, problems) if workspace is not None else None
-    loaded = load(workspace_layer=layer)
+    where = f" in {workspace / '.vscode' / 'settings.json'}" if workspace is not None else ""
+    loaded = load(workspace_layer=layer, where=where)
     return attrs.evolve(loaded, problems=(*problems, *loaded.problems))
+
+
+def ignored(problem: str) -> str:
+    """What a long-running door (the editor, MCP, doctor) says about a settings problem."""
+    return f"Comodor settings: {problem}; it is ignored until it is fixed."

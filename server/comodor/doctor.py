@@ -49,7 +49,7 @@ def _settings(problems: tuple[str, ...]) -> list[Check]:
         Check(
             "settings",
             "fail",
-            problem if problem.endswith("ignored") else f"{problem}; the default is used instead",
+            f"{problem}; an editor ignores it and uses the value below it",
         )
         for problem in problems
     ]

@@ -137,8 +137,16 @@ def build_server(app: ComodorApp) -> Server[Any]:
 
 
 def open_app(workspace: Path) -> ComodorApp:
-    """The app for ``workspace``, following other processes, with the team's rules read."""
-    app = ComodorApp(workspace)
+    """The app for ``workspace``, following other processes, with the team's rules read.
+
+    Settings problems are logged in the words every door uses (``config.ignored``).
+    """
+    from . import config
+
+    loaded = config.for_workspace(workspace)
+    for problem in loaded.problems:
+        log.warning("%s", config.ignored(problem))
+    app = ComodorApp(workspace, loaded.settings)
     for notice in app.notices:
         log.warning("%s", notice)
     try:

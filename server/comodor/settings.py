@@ -13,6 +13,7 @@ user's ``settings.json`` must never take the server down.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import attrs
@@ -149,6 +150,61 @@ _SECTIONS: dict[str, type[Any]] = {
 }
 
 
+_KINDS: dict[type[Any], str] = {
+    bool: "true or false",
+    int: "a whole number",
+    float: "a number",
+    str: "a string",
+    tuple: "a list of strings",
+}
+
+
+def _bounds(validator: Any) -> tuple[list[str], list[str]]:
+    """What a field's attrs validator allows, as (one-of choices, numeric limits) in words.
+
+    Read from the validators themselves (``in_``, ``gt``/``ge``/``le``, ``and_``), so the
+    message a user reads can never drift from what is actually checked.
+    """
+    choices: list[str] = []
+    limits: list[str] = []
+    for part in getattr(validator, "_validators", None) or ([validator] if validator else []):
+        options = getattr(part, "options", None)
+        if isinstance(options, range):
+            limits.append(f"from {options.start} to {options.stop - 1}")
+        elif isinstance(options, (tuple, list, frozenset, set)):
+            choices.extend(str(option) for option in options)
+        op, bound = getattr(part, "compare_op", None), getattr(part, "bound", None)
+        words = {">": "above", ">=": "at least", "<": "below", "<=": "at most"}
+        if op in words:
+            limits.append(
+                f"{words[op]} {bound:g}" if isinstance(bound, float) else f"{words[op]} {bound}"
+            )
+    if len(limits) == 2 and limits[0].startswith("at least ") and limits[1].startswith("at most "):
+        limits = [
+            f"from {limits[0].removeprefix('at least ')} to {limits[1].removeprefix('at most ')}"
+        ]
+    return choices, limits
+
+
+def allowed(section_type: type[Any], name: str) -> str:
+    """What setting ``name`` of ``section_type`` accepts, e.g. "a whole number from 1 to 50"."""
+    field = attrs.fields_dict(section_type)[name]
+    choices, limits = _bounds(field.validator)
+    if choices:
+        return "one of " + ", ".join(f'"{choice}"' for choice in choices)
+    kind = _KINDS.get(type(field.default), type(field.default).__name__)
+    return " ".join([kind, " and ".join(limits)]) if limits else kind
+
+
+def shown(value: Any) -> str:
+    """A setting's value as the user wrote it (JSON), cut short if long."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
 def _coerce(value: Any, default: Any) -> Any:
     """Return ``value`` converted to the type of ``default``, or raise ``TypeError``."""
     is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
@@ -170,17 +226,19 @@ def _coerce(value: Any, default: Any) -> Any:
     raise TypeError(f"expected {type(default).__name__}, got {type(value).__name__}")
 
 
-def merge(base: Settings, raw: Any, problems: list[str] | None = None) -> Settings:
+def merge(base: Settings, raw: Any, problems: list[str] | None = None, where: str = "") -> Settings:
     """Overlay a camelCase settings object (as sent by a client) on ``base``.
 
     Unknown keys are ignored (clients may send more than we know). A value of the
-    wrong type, or out of range, is skipped and described in ``problems``.
+    wrong type, or out of range, is skipped and described in ``problems`` in one
+    plain sentence: the setting's name, the value and what is allowed (``where``,
+    e.g. " in /home/dora/.config/comodor/settings.json", says which file).
     """
     problems = problems if problems is not None else []
     if raw is None:
         return base
     if not isinstance(raw, dict):
-        problems.append(f"settings must be an object, got {type(raw).__name__}")
+        problems.append(f"the settings{where} are {shown(raw)}, but must be a JSON object")
         return base
     result = base
     brain_path = raw.get("brainPath")
@@ -188,13 +246,18 @@ def merge(base: Settings, raw: Any, problems: list[str] | None = None) -> Settin
         if isinstance(brain_path, str):
             result = attrs.evolve(result, brain_path=brain_path)
         else:
-            problems.append("brainPath: expected str")
+            problems.append(
+                f"brainPath: {shown(brain_path)} is not allowed{where}; it must be a string"
+            )
     for section_name, section_type in _SECTIONS.items():
         section_raw = raw.get(section_name)
         if section_raw is None:
             continue
         if not isinstance(section_raw, dict):
-            problems.append(f"{section_name}: expected an object")
+            problems.append(
+                f"{section_name}: {shown(section_raw)} is not allowed{where}; it must be an "
+                "object of settings"
+            )
             continue
         section = getattr(result, section_name)
         names = {field.name for field in attrs.fields(section_type)}
@@ -205,8 +268,11 @@ def merge(base: Settings, raw: Any, problems: list[str] | None = None) -> Settin
             try:
                 coerced = _coerce(value, getattr(section, name))
                 section = attrs.evolve(section, **{name: coerced})
-            except (TypeError, ValueError) as error:
-                problems.append(f"{section_name}.{key}: {error}")
+            except (TypeError, ValueError):
+                problems.append(
+                    f"{section_name}.{key}: {shown(value)} is not allowed{where}; it must be "
+                    f"{allowed(section_type, name)}"
+                )
         result = attrs.evolve(result, **{section_name: section})
     return result
 

@@ -40,10 +40,9 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _workspace(raw: str | None) -> Path:
-    folder = Path(raw) if raw else Path.cwd()
-    if not folder.is_dir():
-        raise SystemExit(f"comodor-lsp: {folder} is not a folder")
-    return folder.resolve()
+    from .failure import workspace_folder
+
+    return workspace_folder(raw)
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -63,10 +62,9 @@ def _call(args: argparse.Namespace) -> int:
     """Run one protocol command, exactly as an editor would, and print its JSON result."""
     import json
 
-    from ..app import ComodorApp
-    from ..brain.errors import BrainError, InvalidInput
     from ..commands import COMMANDS
     from .command_names import unknown
+    from .failure import Failure, line, opened
 
     if args.name not in COMMANDS:  # said before the brain is opened: nothing changes
         print(unknown(args.name), file=sys.stderr)
@@ -74,27 +72,16 @@ def _call(args: argparse.Namespace) -> int:
     try:
         argument = json.loads(args.argument) if args.argument else {}
     except ValueError as error:
-        print(f"comodor-lsp: the argument is not JSON: {error}", file=sys.stderr)
-        return 2
-    try:
-        app = ComodorApp(_workspace(args.workspace), temporary_fallback=False)
-    except BrainError as error:
-        print(f"comodor-lsp: {error}", file=sys.stderr)
-        return 1
-    try:
+        raise Failure(
+            line(f"the argument is not JSON ({error})", "Pass one JSON object, e.g. '{}'"),
+            code=2,
+        ) from None
+    with opened(_workspace(args.workspace)) as app:
         result = app.execute(args.name, argument)
-    except InvalidInput as error:
-        print(f"comodor-lsp: invalid {error.field}: {error.problem}", file=sys.stderr)
-        return 2
-    except BrainError as error:
-        print(f"comodor-lsp: {error}", file=sys.stderr)
-        return 1
-    finally:
-        app.close()
     print(json.dumps(result, indent=2, ensure_ascii=False))
     missed = _missed(args.name, argument, result)
     if missed:
-        print(f"comodor-lsp: {missed}", file=sys.stderr)
+        print(missed, file=sys.stderr)
         return 1
     return 0
 
@@ -110,16 +97,15 @@ _MISSES = {
 
 def _missed(name: str, argument: object, result: object) -> str:
     """Why a command that names an id did nothing ("" when it did something)."""
+    from .memory import missing
+
     if name not in _MISSES or not isinstance(result, dict):
         return ""
     field, what, listed = _MISSES[name]
     if result.get(field, True):
         return ""
     wanted = argument.get("id") if isinstance(argument, dict) else None
-    return (
-        f"no {what} has id {wanted} (forgotten already, or never taught); nothing was "
-        f"changed. `comodor-lsp call {listed}` lists them."
-    )
+    return missing(what, wanted, f"call {listed}").lines[0]
 
 
 def _progress(args: argparse.Namespace) -> int:
@@ -130,9 +116,8 @@ def _progress(args: argparse.Namespace) -> int:
     """
     import json
 
-    from ..app import ComodorApp
-    from ..brain.errors import BrainError
     from .chart_files import problem
+    from .failure import opened
     from .progress_text import can_print_unicode, render_progress
 
     requested = (("svg", args.svg), ("html", args.html))
@@ -142,14 +127,8 @@ def _progress(args: argparse.Namespace) -> int:
         if wrong:
             print(f"comodor-lsp: --{kind}: {wrong}", file=sys.stderr)
             return 1
-    app = ComodorApp(_workspace(args.workspace))
-    try:
+    with opened(_workspace(args.workspace)) as app:
         result = app.execute("comodor.progress", {})
-    except BrainError as error:
-        print(f"comodor-lsp: {error}", file=sys.stderr)
-        return 1
-    finally:
-        app.close()
     if targets:
         return _write_charts(result, targets)
     if args.json:
@@ -178,21 +157,13 @@ def _write_charts(result: dict[str, object], targets: list[tuple[str, str]]) -> 
 
 
 def _sync(args: argparse.Namespace) -> int:
-    from .. import config
-    from ..app import ComodorApp
     from ..sync import sync_app
+    from .failure import opened
 
-    workspace = _workspace(args.workspace)
-    loaded = config.for_workspace(workspace)
-    for problem in loaded.problems:
-        print(f"comodor-lsp: {problem}", file=sys.stderr)
-    app = ComodorApp(workspace, loaded.settings, temporary_fallback=False)
-    try:
+    with opened(_workspace(args.workspace)) as app:
         for notice in app.read_team_rules().notices:
             print(f"comodor-lsp: {notice}", file=sys.stderr)
         reports = sync_app(app, args.target)
-    finally:
-        app.close()
     failed = False
     for report in reports:
         where = report.path or report.target
@@ -227,6 +198,7 @@ def _doctor(args: argparse.Namespace) -> int:
     from .. import config
     from ..doctor import diagnose
     from .doctor_text import render_checks
+    from .terminal import wants_colour
 
     workspace = _workspace(args.workspace)
     loaded = config.for_workspace(workspace)
@@ -257,16 +229,8 @@ def _doctor(args: argparse.Namespace) -> int:
         listed = [attrs.asdict(check) for check in checks]
         print(json.dumps({"ok": not failed, "checks": listed}, indent=2, ensure_ascii=False))
     else:
-        print(render_checks(checks, colour=_colour(sys.stdout)))
+        print(render_checks(checks, colour=wants_colour(sys.stdout)))
     return 1 if failed else 0
-
-
-def _colour(stream: object) -> bool:
-    """Colour only for a person at a terminal, and never when ``NO_COLOR`` is set."""
-    import os
-
-    isatty = getattr(stream, "isatty", None)
-    return not os.environ.get("NO_COLOR") and callable(isatty) and bool(isatty())
 
 
 class _CallHelp(argparse.Action):
@@ -298,6 +262,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Comodor: a learning memory for AI coding assistants.",
     )
     parser.add_argument("--version", action="version", version=f"{SERVER_NAME} {__version__}")
+    parser.add_argument(
+        "--debug", action="store_true", help="show a traceback when a command fails"
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     serve = commands.add_parser("serve", help="run the language server over stdio")
     serve.add_argument(
@@ -377,6 +344,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo = commands.add_parser("demo", help="watch the brain learn on a temporary workspace")
     demo.add_argument("--keep", action="store_true", help="keep the temporary workspace")
     demo.set_defaults(handler=_demo)
+    from .memory import add_commands
+
+    add_commands(commands)
     return parser
 
 
@@ -387,5 +357,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if handler is None:
         parser.print_help(sys.stderr)
         return 2
-    result: int = handler(args)
-    return result
+    from .failure import run
+
+    # A server's stderr is its log: there a crash keeps its traceback for the bug report.
+    return run(handler, args, debug=args.debug or args.command in ("serve", "mcp"))

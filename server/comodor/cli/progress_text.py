@@ -41,6 +41,11 @@ def can_print_unicode(stream: TextIO) -> bool:
     return True
 
 
+def plain_ascii(text: str) -> str:
+    """``text`` in ASCII: dashes, arrows and dots spelled out, anything else a ``?``."""
+    return text.translate(_ASCII).encode("ascii", "replace").decode("ascii")
+
+
 def _measure(comparison: dict[str, Any]) -> str:
     def show(value: float) -> str:
         return f"{value:.0%}" if comparison["rate"] else number(value)
@@ -80,5 +85,5 @@ def render_progress(result: dict[str, Any], *, ascii_only: bool = False) -> str:
         lines += ["", result["method"]]
     text = "\n".join(lines)
     if ascii_only:
-        text = text.translate(_ASCII).encode("ascii", "replace").decode("ascii")
+        text = plain_ascii(text)
     return text

@@ -68,8 +68,7 @@ async def initialize(ls: ComodorServer, params: types.InitializeParams) -> None:
     app.subscribe(ls.on_event)
     ls.app = app
     diagnostics.attach(ls)
-    for problem in ls.loaded.problems:
-        log.warning("settings: %s", problem)
+    tell_settings_problems(ls)
     for notice in app.notices:
         ls.tell_user(notice)
 
@@ -150,14 +149,25 @@ async def pull_configuration(ls: ComodorServer) -> None:
             values = []
         pulled = values[0] if values else None
         ls.loaded = config.load(workspace_layer=pulled or {}, base=ls.loaded.trusted)
-        for problem in ls.loaded.problems:
-            log.warning("configuration: %s", problem)
+        tell_settings_problems(ls)
     app = ls.app
     if app is not None:
         settings = ls.loaded.settings
         await ls.brain.run(lambda: app.configure(settings))
     if ls.diagnostics is not None:
         ls.diagnostics.schedule_all()  # severity, configRules or learning may have changed
+
+
+def tell_settings_problems(ls: ComodorServer) -> None:
+    """Show each settings problem once per session, in the words every door uses.
+
+    A configuration pull re-resolves every layer, so the same problem comes back at
+    each ``didChangeConfiguration``; the user is told the first time only.
+    """
+    for problem in ls.loaded.problems:
+        if problem not in ls.told_settings:
+            ls.told_settings.add(problem)
+            ls.tell_user(config.ignored(problem))
 
 
 def read_team_rules(ls: ComodorServer, app: ComodorApp) -> None:

@@ -267,6 +267,8 @@ class ComodorServer(LanguageServer):
         self.loaded = config.load()
         """Settings as resolved so far; ``loaded.trusted`` is the only source allowed to
         move the brain, enable the network or name files to write."""
+        self.told_settings: set[str] = set()
+        """Settings problems already shown to the user (each is shown once)."""
         self.command_links = False
         """Whether hover may contain ``command:`` links (VS Code renders them)."""
         self.memory_notifications = False

@@ -22,13 +22,19 @@ if TYPE_CHECKING:
 
 
 def open_store(settings: Settings, brain_path: Path, *, strict: bool) -> Store:
-    """The store for these settings (``strict``: a refused login is an error, not offline)."""
+    """The store for these settings (``strict``: a refused login is an error, not offline).
+
+    Without ``strict`` (an editor) a team URL that cannot work (not PostgreSQL, no
+    driver) opens the local file alone, with a notice that nothing is shared; the
+    command line refuses.
+    """
     url = settings.brain.url.strip()
     if not url:
         return BrainStore(brain_path)
-    from .connect import open_team_store
+    from .connect import open_team_store, unusable_for_an_editor
 
-    return open_team_store(brain_path, url, strict=strict)
+    local = None if strict else unusable_for_an_editor(brain_path, url)
+    return local if local is not None else open_team_store(brain_path, url, strict=strict)
 
 
 def announce_notices(store: Store, bus: EventBus) -> None:
