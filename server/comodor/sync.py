@@ -89,10 +89,13 @@ class SyncReport:
     target: str
     """As the caller named it (workspace-relative, usually)."""
     action: str
-    """``created``, ``updated``, ``unchanged``, ``skipped`` (missing, not asked to
-    create), ``refused`` (outside the workspace) or ``failed``."""
+    """``created``, ``updated``, ``unchanged``, ``skipped`` (missing, and not asked to
+    create or with no confident rule to put in it), ``refused`` (outside the workspace)
+    or ``failed``."""
     path: Path | None = None
     error: str = ""
+    why: str = ""
+    """For ``skipped``: why nothing was written, in words."""
 
 
 # -- the block ------------------------------------------------------------------ #
@@ -194,8 +197,8 @@ def sync_file(
     front_matter = MDC_FRONT_MATTER if path.suffix == ".mdc" else ()
     for _ in range(MAX_ATTEMPTS):
         original = _read(path)
-        if original is None and not create:
-            return "skipped"
+        if original is None and (not create or not rules):
+            return "skipped"  # a new file saying "no rules yet" helps no one
         text = splice(
             None if original is None else _decode(original), rules, front_matter=front_matter
         )
@@ -239,11 +242,14 @@ def plan_targets(
     """Which targets to sync and whether each may be created.
 
     Asked-for targets (``--target``, else ``sync.targets``, else ``AGENTS.md``) are
-    created when missing. Known instruction files that already hold a block are
-    kept current too, but never created unasked.
+    created when missing. Without ``--target``, known instruction files that already
+    hold a block are kept current too, but never created unasked; a ``--target``
+    means that file and no other.
     """
     asked = list(explicit) or list(configured) or [DEFAULT_TARGET]
     planned = [(target, True) for target in dict.fromkeys(asked)]
+    if explicit:
+        return planned
     for known in KNOWN_TARGETS:
         if known in asked:
             continue
@@ -293,7 +299,10 @@ def sync_rules(
         except (SyncError, OSError) as error:
             reports.append(SyncReport(target, "failed", path, str(error)))
             continue
-        reports.append(SyncReport(target, action, path))
+        why = ""
+        if action == "skipped":
+            why = "no confident house rules yet" if not rules else "missing, not asked to create"
+        reports.append(SyncReport(target, action, path, why=why))
     return reports
 
 

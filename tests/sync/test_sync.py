@@ -226,7 +226,7 @@ def test_the_cli_syncs_the_shared_brain_and_refuses_escapes(
     assert "created" in capsys.readouterr().out
     assert cli.main(["sync", "--workspace", str(workspace), "--target", "CLAUDE.md"]) == 0
     assert "Use tabs" in (workspace / "CLAUDE.md").read_text()
-    assert "AGENTS.md: unchanged" in capsys.readouterr().out  # known file with a block: kept
+    assert "AGENTS.md" not in capsys.readouterr().out  # --target names the one file synced
     assert cli.main(["sync", "--workspace", str(workspace)]) == 0  # AGENTS.md + CLAUDE.md
     out = capsys.readouterr().out
     assert out.count("unchanged") == 2
@@ -252,3 +252,17 @@ def test_an_editor_that_shuts_down_while_live_sync_starts_closes_cleanly(workspa
 
 def _sync_threads() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name == "comodor-sync" and t.is_alive()]
+
+
+def test_a_repository_with_no_confident_rule_gets_no_new_instruction_file(
+    engine: LearningEngine, workspace: Path
+) -> None:
+    assert sync(engine, workspace, "AGENTS.md") == ["skipped"]
+    assert not (workspace / "AGENTS.md").exists()
+
+
+def test_a_named_target_is_the_only_file_synced(engine: LearningEngine, workspace: Path) -> None:
+    engine.teach_rule("Use tabs for indentation")
+    (workspace / "AGENTS.md").write_text(f"mine\n{BEGIN}\nold\n{END}\n")
+    assert plan_targets(workspace, ["CLAUDE.md"], []) == [("CLAUDE.md", True)]
+    assert [target for target, _ in plan_targets(workspace, [], [])] == ["AGENTS.md"]

@@ -171,7 +171,7 @@ def _sync(args: argparse.Namespace) -> int:
             failed = True
             print(f"{report.target}: {report.action}: {report.error}", file=sys.stderr)
         else:
-            print(f"{where}: {report.action}")
+            print(f"{where}: {report.action}" + (f" ({report.why})" if report.why else ""))
     return 1 if failed else 0
 
 
