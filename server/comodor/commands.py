@@ -346,3 +346,18 @@ COMMANDS: dict[str, Command] = {
         ),
     )
 }
+
+
+def nearest_command(name: str) -> str | None:
+    """The command ``name`` most likely meant (``rules``, ``comodor.rule`` -> ``comodor.rules``).
+
+    Every door that refuses an unknown command (``call``, ``workspace/executeCommand``)
+    suggests from this one table.
+    """
+    import difflib
+
+    prefix = "comodor."
+    short = {full.removeprefix(prefix).lower(): full for full in COMMANDS}
+    typed = name.strip().lower().removeprefix(prefix)
+    found = difflib.get_close_matches(typed, list(short), n=1, cutoff=0.6)
+    return short[found[0]] if found else None

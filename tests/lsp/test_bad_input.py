@@ -207,3 +207,10 @@ async def test_1000_fuzzed_payloads_each_get_an_answer_and_the_server_stays_up(
                 assert await stored_counts(session) == before, (command, payload)
     assert answers["ok"] + answers["invalid"] == len(payloads) >= 1000
     assert (await session.command("comodor.stats"))["scope"].startswith("project:")
+
+
+async def test_a_misspelt_command_is_refused_with_the_nearest_name(session: Session) -> None:
+    error = await session.command_error("comodor.rule", [{}])
+    assert "'comodor.rule' is not a Comodor command; did you mean comodor.rules?" in str(error)
+    assert error.code == -32602
+    assert (await session.command("comodor.stats"))["rules"] == 0  # the server still answers

@@ -7,8 +7,6 @@ which names exist and which one was probably meant, from the one command table
 
 from __future__ import annotations
 
-import difflib
-
 PREFIX = "comodor."
 
 
@@ -20,18 +18,10 @@ def listing() -> str:
     return "\n".join(f"  {name.ljust(width)}  {entry.summary}" for name, entry in COMMANDS.items())
 
 
-def nearest(name: str) -> str | None:
-    """The command ``name`` most likely meant (``rules``, ``comodor.rule`` → ``comodor.rules``)."""
-    from ..commands import COMMANDS
-
-    short = {full.removeprefix(PREFIX).lower(): full for full in COMMANDS}
-    typed = name.strip().lower().removeprefix(PREFIX)
-    found = difflib.get_close_matches(typed, list(short), n=1, cutoff=0.6)
-    return short[found[0]] if found else None
-
-
 def unknown(name: str) -> str:
     """What ``call`` prints for a name the protocol does not have."""
-    guess = nearest(name)
+    from ..commands import nearest_command
+
+    guess = nearest_command(name)
     hint = f" Did you mean {guess}?" if guess else ""
     return f"comodor-lsp: unknown command {name!r}.{hint} The protocol's commands:\n{listing()}"

@@ -127,11 +127,27 @@ class ComodorProtocol(LanguageServerProtocol):
             self._send_error(message_id, *refusal)
             return False
         bad = envelope.bad_value(message)
+        if bad is None and method == types.WORKSPACE_EXECUTE_COMMAND:
+            bad = self._unknown_command(message.get("params"))
         if bad is not None:
             field, problem = bad
             self._send_error(message_id, envelope.INVALID_PARAMS, f"{field}: {problem}", field)
             return False
         return True
+
+    def _unknown_command(self, params: Any) -> tuple[str, str] | None:
+        """``command``: a name this server has no handler for, with the nearest one.
+
+        pygls would answer the same error but log a traceback for a typo.
+        """
+        name = params.get("command") if isinstance(params, dict) else None
+        if not isinstance(name, str) or name in self.fm.commands:
+            return None
+        from ..commands import nearest_command
+
+        guess = nearest_command(name)
+        hint = f"; did you mean {guess}?" if guess else ""
+        return "command", f"{name[:200]!r} is not a Comodor command{hint}"
 
     def _advance_lifecycle(self, method: str) -> None:
         """Note an accepted ``initialize`` or ``shutdown`` (one whose params were fine)."""
