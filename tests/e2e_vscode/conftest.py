@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -268,9 +268,18 @@ def vscode_factory(
         env: dict[str, str] | None = None,
         before_start: Callable[[Path, dict[str, str]], None] | None = None,
         server: str = "bundled",
+        extensions: Sequence[Path] = (),
+        code_server_args: Sequence[str] = (),
+        code_server: Path | None = None,
+        after_install: Callable[[Path], None] | None = None,
     ) -> VSCodeSession:
         """Start code-server + chromium on a new workspace. `before_start(workspace, env)` runs
-        after the workspace and COMODOR_HOME exist and before VS Code starts (to seed a brain)."""
+        after the workspace and COMODOR_HOME exist and before VS Code starts (to seed a brain).
+        `extensions` are more .vsix files to install next to Comodor's; `code_server_args` go
+        on code-server's command line (e.g. `--enable-proposed-api <id>`). `code_server` is
+        another code-server binary than the default one (its `node` must be first on PATH in
+        `env`); `after_install(extensions_dir)` runs once the extensions are installed."""
+        binary = code_server or code_server_bin
         t0 = time.monotonic()
         root = tmp_path / f"vscode{len(sessions)}"
         dirs = {
@@ -328,19 +337,24 @@ def vscode_factory(
             before_start(workspace, cs_env)
         subprocess.run(
             [
-                str(code_server_bin),
+                str(binary),
                 "--user-data-dir",
                 str(dirs["ud"]),
                 "--extensions-dir",
                 str(dirs["ext"]),
-                "--install-extension",
-                str(extension_vsix),
+                *(
+                    arg
+                    for vsix in (extension_vsix, *extensions)
+                    for arg in ("--install-extension", str(vsix))
+                ),
             ],
             env=cs_env,
             check=True,
             capture_output=True,
             timeout=120,
         )
+        if after_install is not None:
+            after_install(dirs["ext"])
         t_installed = time.monotonic()
 
         port = _free_port()
@@ -348,7 +362,7 @@ def vscode_factory(
         with log.open("wb") as out:
             proc = subprocess.Popen(
                 [
-                    str(code_server_bin),
+                    str(binary),
                     "--bind-addr",
                     f"127.0.0.1:{port}",
                     "--auth",
@@ -361,6 +375,7 @@ def vscode_factory(
                     "--disable-update-check",
                     "--disable-workspace-trust",
                     "--disable-getting-started-override",
+                    *code_server_args,
                     str(workspace),
                 ],
                 env=cs_env,

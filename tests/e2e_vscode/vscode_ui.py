@@ -95,6 +95,13 @@ class VSCodeUI:
         )
         self.page.locator(f"{EDITOR} .view-lines").first.wait_for(timeout=timeout_s * 1000)
 
+    def switch_to_tab(self, name: str, timeout_s: float = 10) -> None:
+        """Click an open editor's tab; wait until it is the active one."""
+        self.page.locator(".tabs-container .tab", has_text=name).first.click()
+        self.page.locator(".tabs-container .tab.active", has_text=name).wait_for(
+            timeout=timeout_s * 1000
+        )
+
     # ---- editor ----------------------------------------------------------------------------
 
     def focus_editor(self) -> None:

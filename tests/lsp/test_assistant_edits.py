@@ -85,6 +85,30 @@ async def test_lines_the_user_types_above_move_the_assistants_lines_with_them(
     assert [rule["value"] for rule in quotes] == ["single"]
 
 
+async def test_a_notice_that_comes_after_the_user_typed_on_still_counts_where_it_stood(
+    session: Session,
+) -> None:
+    """Real VS Code: the user presses Enter right after accepting a completion, and that
+    change reaches the server before the client's notice for the acceptance does."""
+    (session.workspace / "a.py").write_text(MINE)
+    uri = session.open("a.py", MINE)
+    end = len(MINE.split("\n")) - 1
+    edited, ranges = session.replace_lines("a.py", MINE, [(end, end, HELPER_DOUBLE)])
+    accepted = session.versions[uri]
+    session.type_at("a.py", 0, 'TITLE = "mine"\n\n')  # typed on: the lines move down
+    session.client.protocol.notify(
+        "comodor/assistantEdit",
+        {"uri": uri, "version": accepted, "source": "inline-completion", "ranges": ranges},
+    )
+    stats = await counted(session, "agentWrites", 1)
+    assert stats["agentWritesBySource"]["inline-completion"] == 1
+    session.save("a.py", 'TITLE = "mine"\n\n' + edited.replace(HELPER_DOUBLE, HELPER_SINGLE))
+    stats = await counted(session, "corrections", 1)
+    assert stats["undos"] == 0
+    quotes = [rule for rule in await session.rules() if rule["key"].startswith("quotes")]
+    assert [rule["value"] for rule in quotes] == ["single"]  # the user's own "mine" is theirs
+
+
 async def test_an_editor_undo_of_a_chat_edit_is_an_undo_before_any_save(session: Session) -> None:
     (session.workspace / "a.py").write_text(MINE)
     session.open("a.py", MINE)

@@ -3,9 +3,13 @@
 Protocol v1.2. The client knows who made a change (VS Code's own edit source, or the
 extension's attribution); the server checks the notice against the document it holds
 and hands it to capture as an agent write of those lines. A notice that does not
-match (an unknown or closed document, a version other than the latest change, ranges
+match (an unknown or closed document, a version no remembered change made, ranges
 outside the text) is ignored with a log line: counting an edit nobody can place
 would teach a false rule, and missing one only misses a lesson.
+
+The notice may come after later changes of the document (the user typing on right
+after accepting a completion): its ranges are placed in the version it names, and
+the assistant's lines then follow the changes since (see :mod:`.text_history`).
 """
 
 from __future__ import annotations
@@ -102,7 +106,7 @@ def _count(ls: ComodorServer, notice: AssistantEditParams) -> None:
     document = ls.workspace.text_documents.get(uri)
     if app is None or document is None:
         return
-    if document.version != notice.version:
+    if notice.version > document.version:
         log.warning(
             "%s ignored: version %d of %s, the document is at %s",
             METHOD,
@@ -111,21 +115,29 @@ def _count(ls: ComodorServer, notice: AssistantEditParams) -> None:
             document.version,
         )
         return
-    before = ls.texts.before(uri, notice.version)
-    if before is None:
+    # The user may have typed on before the notice came (it follows the change that made
+    # its version by a moment): its lines then move through the changes since.
+    changes = ls.texts.since(uri, notice.version)
+    if changes is None:
         log.warning(
-            "%s ignored: no change of %s made version %d", METHOD, uri[:200], notice.version
+            "%s ignored: no change of %s that is still remembered made version %d",
+            METHOD,
+            uri[:200],
+            notice.version,
         )
         return
-    after = document.source
+    made, later = changes[0], changes[1:]
     try:
-        spans = line_spans(notice.ranges, after.split("\n"))
+        spans = line_spans(notice.ranges, made.after.split("\n"))
     except InvalidInput as error:
         log.warning("%s ignored: %s", METHOD, error)
         return
-    reason = app.documents.assistant_edited(uri, before, after, spans, notice.source)
+    reason = app.documents.assistant_edited(uri, made.before, made.after, spans, notice.source)
     if reason is not None:
         log.info("%s of %s not counted: %s", METHOD, uri[:200], reason)
+        return
+    for change in later:
+        app.documents.changed(uri, change.before, change.after, change.changes)
 
 
 def register(server: ComodorServer) -> None:

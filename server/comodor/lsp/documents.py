@@ -108,10 +108,11 @@ def _follow_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams)
     if document is None:
         return
     after = document.source
-    before = ls.texts.changed(uri, version, after)
+    changes = _text_changes(params.content_changes)
+    before = ls.texts.changed(uri, version, after, changes)
     app = ls.app
     if app is not None and before is not None and app.documents.follows(uri):
-        app.documents.changed(uri, before, after, _text_changes(params.content_changes))
+        app.documents.changed(uri, before, after, changes)
 
 
 def did_change(ls: ComodorServer, params: types.DidChangeTextDocumentParams) -> None:
