@@ -162,3 +162,16 @@ def test_a_word_in_most_of_the_users_tasks_is_ignored_once_there_are_enough() ->
 def test_the_users_words_that_only_sometimes_meet_are_not_associated() -> None:
     counts = {"deploy": 20, "css": 20}
     assert _associate_words(50, counts, [("css", "deploy", 8)]) == {}
+
+
+def test_the_few_expansion_places_go_to_words_some_lesson_holds(engine: LearningEngine) -> None:
+    fixtures = engine.teach(FIXTURES, pinned=False)
+    for i in range(10):
+        _succeed(engine, OTHER_WORK[i])
+        task = engine.begin_task(f"write the spec for the {MODULES[i % len(MODULES)]}")
+        said = Message(
+            "user", content="cover the edge cases, keep them apart, run them with pytest"
+        )
+        engine.end_task(task.id, success=True, messages=[said])
+    assert len(engine.lessons.vocabulary.expand(["spec"])) == MAX_EXPANSION  # apart, case, cover…
+    assert [lesson.id for lesson in engine.recall(REQUEST)] == [fixtures.id]

@@ -136,7 +136,7 @@ class LessonBook:
                 limit=settings.top_k - len(pinned),
                 now=time.time(),
                 min_confidence=settings.min_confidence,
-                expansion=self.vocabulary.expand(query_terms),
+                expansion=self.vocabulary.expand(query_terms, index.known),
             )
         ids = [hit.id for hit in pinned] + [hit.id for hit in ranked]
         lessons = tuple(shared.store.get_lessons(ids))

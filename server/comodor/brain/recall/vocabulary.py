@@ -43,7 +43,7 @@ had no vocabulary: it matched lessons by full-text search alone.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..models import Lesson, Message
 from ..redaction.redactor import redact
@@ -117,8 +117,17 @@ class Vocabulary:
         self._associations = _strongest(helped, said)
         return self._associations
 
-    def expand(self, query_terms: Sequence[str]) -> list[tuple[str, float]]:
-        """At most :data:`MAX_EXPANSION` (term, strength) the query's terms are associated with."""
+    def expand(
+        self,
+        query_terms: Sequence[str],
+        known: Callable[[Sequence[str]], set[str]] | None = None,
+    ) -> list[tuple[str, float]]:
+        """At most :data:`MAX_EXPANSION` (term, strength) the query's terms are associated with.
+
+        ``known`` (the recall index's) keeps only terms some lesson holds, so the few
+        places go to associations that can find something: words a user says with
+        "spec" ("cover", "edge") would otherwise crowd out the "pytest" a lesson has.
+        """
         associations = self.associations()
         if not associations:
             return []
@@ -128,6 +137,9 @@ class Vocabulary:
             for associated, strength in associations.get(term, ()):
                 if associated not in asked and strength > best.get(associated, 0.0):
                     best[associated] = strength
+        if known is not None and best:
+            held = known(list(best))
+            best = {term: strength for term, strength in best.items() if term in held}
         ranked = sorted(best.items(), key=lambda item: (-item[1], item[0]))
         return ranked[:MAX_EXPANSION]
 
