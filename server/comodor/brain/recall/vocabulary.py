@@ -36,8 +36,10 @@ vocabulary, against the terms of the lessons that helped. House rules do not: a
 playbook's rules are every confident rule of the document's language, whatever the
 request, so their words come with every task and say nothing about it. Both
 vocabularies feed the same capped expansion, the stronger association of a term
-winning. The original engine
-had no vocabulary: it matched lessons by full-text search alone.
+winning, and the few places go to associated terms some lesson holds. (The part of
+the original engine's specification kept in this project, its memory and progress
+modules, learns no vocabulary: its recall ranks the store's search hits by
+relevance and trust.)
 """
 
 from __future__ import annotations
