@@ -107,15 +107,17 @@ class VocabularyRows(StoreBase):
     def word_vocabulary(
         self, scope: str, min_pair_tasks: int
     ) -> tuple[int, dict[str, int], list[tuple[str, str, int]]]:
-        """Tasks seen, per-term counts, and pairs seen together in ``min_pair_tasks`` or more."""
+        """Tasks seen, pairs seen together in ``min_pair_tasks`` or more, their terms' counts."""
         with self._snapshot() as conn:
             row = conn.execute(
                 "SELECT tasks FROM vocab_word_tasks WHERE scope = ?", (scope,)
             ).fetchone()
             counts = {
                 term: int(tasks)
+                # A term of a pair seen in K tasks was itself seen in K or more.
                 for term, tasks in conn.execute(
-                    "SELECT term, tasks FROM vocab_word_terms WHERE scope = ?", (scope,)
+                    "SELECT term, tasks FROM vocab_word_terms WHERE scope = ? AND tasks >= ?",
+                    (scope, min_pair_tasks),
                 ).fetchall()
             }
             pairs = [
