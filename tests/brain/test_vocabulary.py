@@ -9,6 +9,7 @@ import pytest
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.brain.models import Message
 from comodor_lsp.brain.recall.vocabulary import (
+    FORGET_WORDS_AFTER,
     MAX_EXPANSION,
     MIN_WORD_PAIR_TASKS,
     _associate,
@@ -175,3 +176,18 @@ def test_the_few_expansion_places_go_to_words_some_lesson_holds(engine: Learning
         engine.end_task(task.id, success=True, messages=[said])
     assert len(engine.lessons.vocabulary.expand(["spec"])) == MAX_EXPANSION  # apart, case, cover…
     assert [lesson.id for lesson in engine.recall(REQUEST)] == [fixtures.id]
+
+
+def test_words_said_together_rarely_and_long_ago_are_forgotten_not_the_rest(
+    engine: LearningEngine,
+) -> None:
+    store, scope = engine.store, "project:test"
+    store.observe_words(scope, ["kafka", "retention"])  # once, never again
+    for _ in range(MIN_WORD_PAIR_TASKS):
+        store.observe_words(scope, ["spec", "pytest"])
+    for number in range(FORGET_WORDS_AFTER):
+        store.observe_words(scope, [f"chore{number}"])
+    store.observe_words(scope, ["spec", "lexer"])  # recent: kept even though rare
+    engine.consolidate()
+    kept = {(first, second) for first, second, _ in store.word_vocabulary(scope, 1)[2]}
+    assert kept == {("pytest", "spec"), ("lexer", "spec")}

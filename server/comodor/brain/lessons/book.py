@@ -355,6 +355,7 @@ class LessonBook:
         merges = find_merges(kept, shared.store.lesson_terms(shared.scopes), MERGE_THRESHOLD)
         shared.store.merge_lessons([(merge.kept, merge.merged) for merge in merges])
         shared.store.prune_lesson_log()
+        self.vocabulary.prune()
         if removed or merges:
             self.changed()
         return Consolidation(removed, tuple(merges))

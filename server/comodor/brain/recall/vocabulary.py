@@ -64,6 +64,10 @@ MAX_LESSON_TERMS = 48
 MIN_WORD_PAIR_TASKS = 5
 """Tasks in which two of the user's words must have come together before they count."""
 MIN_WORD_NPMI = 0.5
+FORGET_WORDS_AFTER = 200
+"""Tasks after which a pair said together fewer than MIN_WORD_PAIR_TASKS times is forgotten."""
+PRUNE_WORDS_EVERY = 50
+"""Ended tasks between two prunings (``comodor.consolidate`` prunes too)."""
 MAX_TASK_WORDS = 24
 """Terms of one task's goal and messages that are counted (pairs grow as its square)."""
 MAX_MESSAGE_CHARS = 2000
@@ -95,7 +99,19 @@ class Vocabulary:
         """A task ended: the terms of its goal and the user's messages came together."""
         words = task_words(goal, messages)
         if words:
-            self.shared.store.observe_words(self.shared.project_scope, words)
+            seen = self.shared.store.observe_words(self.shared.project_scope, words)
+            if seen % PRUNE_WORDS_EVERY == 0:
+                self.prune()
+
+    def prune(self) -> int:
+        """Forget pairs of the user's words too rare and too old to become associations.
+
+        Every task adds up to :data:`MAX_TASK_WORDS` squared over two pairs, most of them
+        never seen again; without this the brain would keep them all.
+        """
+        return self.shared.store.prune_words(
+            self.shared.project_scope, MIN_WORD_PAIR_TASKS, FORGET_WORDS_AFTER
+        )
 
     def associations(self) -> dict[str, list[tuple[str, float]]]:
         """Request term -> [(lesson term, NPMI)], strongest first; reloaded when it changed.

@@ -382,7 +382,9 @@ MIGRATIONS: tuple[str, ...] = (
     # 11: the vocabulary of the user's own words (brain/recall/vocabulary.py): per
     # project, how many ended tasks were seen, how many had each term in their goal or
     # the user's messages, and how many had each pair of those terms together (stored
-    # once, the terms in sorted order). Tables only added: older code ignores them.
+    # once, the terms in sorted order) and the task count when it was last seen, so a
+    # pair said together a few times long ago can be forgotten (``prune_words``).
+    # Tables only added: older code ignores them.
     """
     CREATE TABLE IF NOT EXISTS vocab_word_tasks (
         scope TEXT PRIMARY KEY,
@@ -399,6 +401,7 @@ MIGRATIONS: tuple[str, ...] = (
         first_term TEXT NOT NULL,
         second_term TEXT NOT NULL,
         tasks INTEGER NOT NULL DEFAULT 0,
+        last_task INTEGER NOT NULL DEFAULT 0,
         PRIMARY KEY (scope, first_term, second_term)
     ) WITHOUT ROWID;
     CREATE INDEX IF NOT EXISTS vocab_word_pairs_by_tasks ON vocab_word_pairs(scope, tasks);

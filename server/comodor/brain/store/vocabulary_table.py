@@ -28,8 +28,9 @@ _UPSERT_WORD = (
     " ON CONFLICT (scope, term) DO UPDATE SET tasks = tasks + 1"
 )
 _UPSERT_WORD_PAIR = (
-    "INSERT INTO vocab_word_pairs (scope, first_term, second_term, tasks) VALUES (?, ?, ?, 1)"
-    " ON CONFLICT (scope, first_term, second_term) DO UPDATE SET tasks = tasks + 1"
+    "INSERT INTO vocab_word_pairs (scope, first_term, second_term, tasks, last_task)"
+    " VALUES (?, ?, ?, 1, ?) ON CONFLICT (scope, first_term, second_term)"
+    " DO UPDATE SET tasks = tasks + 1, last_task = excluded.last_task"
 )
 
 
@@ -80,8 +81,11 @@ class VocabularyRows(StoreBase):
             ]
         return (int(row[0]) if row else 0), counts, pairs
 
-    def observe_words(self, scope: str, words: Sequence[str]) -> None:
-        """One ended task: these terms (of its goal and messages) came together."""
+    def observe_words(self, scope: str, words: Sequence[str]) -> int:
+        """One ended task: these terms (of its goal and messages) came together.
+
+        Returns how many tasks the scope's own-words vocabulary has now seen.
+        """
         unique = sorted(set(words))
         with self._write() as conn:
             conn.execute(
@@ -89,15 +93,39 @@ class VocabularyRows(StoreBase):
                 " ON CONFLICT (scope) DO UPDATE SET tasks = tasks + 1",
                 (scope,),
             )
+            seen = int(
+                conn.execute(
+                    "SELECT tasks FROM vocab_word_tasks WHERE scope = ?", (scope,)
+                ).fetchone()[0]
+            )
             conn.executemany(_UPSERT_WORD, [(scope, term) for term in unique])
             conn.executemany(
                 _UPSERT_WORD_PAIR,
                 [
-                    (scope, first, second)
+                    (scope, first, second, seen)
                     for i, first in enumerate(unique)
                     for second in unique[i + 1 :]
                 ],
             )
+        return seen
+
+    def prune_words(self, scope: str, below: int, unseen_for: int) -> int:
+        """Forget pairs seen in fewer than ``below`` tasks and in none of the last ``unseen_for``.
+
+        Only ever lowers a count (a pair said again starts over), so it can delay an
+        association, never invent one; the terms' own counts stay whole.
+        """
+        with self._write() as conn:
+            row = conn.execute(
+                "SELECT tasks FROM vocab_word_tasks WHERE scope = ?", (scope,)
+            ).fetchone()
+            if row is None:
+                return 0
+            cursor = conn.execute(
+                "DELETE FROM vocab_word_pairs WHERE scope = ? AND tasks < ? AND last_task <= ?",
+                (scope, below, int(row[0]) - unseen_for),
+            )
+            return int(cursor.rowcount)
 
     def word_tasks(self, scope: str) -> int:
         """How many ended tasks the own-words vocabulary of ``scope`` has seen (its version)."""
