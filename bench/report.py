@@ -170,6 +170,16 @@ def main(argv: list[str] | None = None) -> int:
         ),
     ]
     sections += [
+        "## Learning judgement: ties, and a vocabulary from the user's words",
+        "",
+        run(
+            "learning_judgement",
+            "--json",
+            str(out / "learning_judgement.json"),
+            *(["--quick"] if quick else []),
+        ),
+    ]
+    sections += [
         "## Learning on real code",
         "",
         run(

@@ -75,3 +75,56 @@ async def test_a_failed_task_teaches_no_association(workspace: Path) -> None:
             assert helm["id"] in [lesson["id"] for lesson in task["lessons"]]
             await session.command("comodor.endTask", {"taskId": task["taskId"], "success": False})
         assert await recalled(session, REQUEST) == []
+
+
+FIXTURES = "pytest fixtures: share setup through conftest.py"
+SPEC_REQUEST = "write a spec for the parser"
+MODULES = ("lexer", "tokenizer", "cache", "router", "config")
+OTHER_WORK = (
+    "update the changelog for the release",
+    "bump the version number",
+    "fix the css of the header",
+    "rename the deploy script",
+    "tidy the docs index",
+)
+
+
+async def spec_then_other_work(session: Session, round_: int) -> None:
+    """A spec task whose user says pytest in a message, then a task about something else."""
+    module = MODULES[round_ % len(MODULES)]
+    task = await session.command("comodor.beginTask", {"goal": f"write the spec for the {module}"})
+    messages = [
+        {"role": "user", "content": f"cover the {module} edge cases, run them with pytest"},
+        {"role": "assistant", "content": "Added four cases."},
+    ]
+    await session.command(
+        "comodor.endTask", {"taskId": task["taskId"], "success": True, "messages": messages}
+    )
+    await succeed(session, OTHER_WORK[round_ % len(OTHER_WORK)])
+
+
+async def test_words_the_user_says_together_find_a_lesson_worded_differently(
+    workspace: Path,
+) -> None:
+    async with server(workspace) as session:
+        fixtures = (await session.command("comodor.teach", {"text": FIXTURES, "pinned": False}))[
+            "lesson"
+        ]
+        unrelated = [
+            (await session.command("comodor.teach", {"text": text, "pinned": False}))["lesson"]
+            for text in (
+                "changelog entries: past tense, one line each",
+                "css: use rem units for spacing",
+            )
+        ]
+        for round_ in range(4):
+            await spec_then_other_work(session, round_)
+        assert await recalled(session, SPEC_REQUEST) == []  # four tasks are not yet enough
+        for round_ in range(4, 10):
+            await spec_then_other_work(session, round_)
+        assert await recalled(session, SPEC_REQUEST) == [fixtures["id"]]
+        assert await recalled(session, "update the changelog") == [unrelated[0]["id"]]
+
+    async with server(workspace) as again:  # a new process on the same brain
+        assert await recalled(again, SPEC_REQUEST) == [fixtures["id"]]
+        assert await recalled(again, "fix the css") == [unrelated[1]["id"]]

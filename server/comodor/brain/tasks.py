@@ -140,9 +140,12 @@ class TaskLedger:
             return episode.id
         shared.store.credit(episode.recalled, won=success)
         shared.store.credit_skills(episode.skills, won=success)
+        # How the user talks: the terms of the goal and their messages came together.
+        vocabulary = self.lessons.vocabulary
+        vocabulary.observe(episode.goal, messages)
         if success and episode.recalled:
             # What helped, in the words the user asked with: the learned vocabulary.
-            self.lessons.vocabulary.learn(episode.goal, shared.store.get_lessons(episode.recalled))
+            vocabulary.learn(episode.goal, shared.store.get_lessons(episode.recalled), messages)
         self.lessons.changed()
         if shared.settings.corrections:
             self._record_pitfalls(messages, episode.id)

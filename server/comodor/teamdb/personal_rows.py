@@ -123,3 +123,17 @@ class PersonalRows:
         self, scope: str, min_pair_tasks: int
     ) -> tuple[int, dict[tuple[str, str], int], list[tuple[str, str, int]]]:
         return self.local.vocabulary(scope, min_pair_tasks)
+
+    def observe_words(self, scope: str, words: Sequence[str]) -> int:
+        return self.local.observe_words(scope, words)
+
+    def word_tasks(self, scope: str) -> int:
+        return self.local.word_tasks(scope)
+
+    def prune_words(self, scope: str, below: int, unseen_for: int) -> int:
+        return self.local.prune_words(scope, below, unseen_for)
+
+    def word_vocabulary(
+        self, scope: str, min_pair_tasks: int
+    ) -> tuple[int, dict[str, int], list[tuple[str, str, int]]]:
+        return self.local.word_vocabulary(scope, min_pair_tasks)

@@ -136,7 +136,7 @@ class LessonBook:
                 limit=settings.top_k - len(pinned),
                 now=time.time(),
                 min_confidence=settings.min_confidence,
-                expansion=self.vocabulary.expand(query_terms),
+                expansion=self.vocabulary.expand(query_terms, index.known),
             )
         ids = [hit.id for hit in pinned] + [hit.id for hit in ranked]
         lessons = tuple(shared.store.get_lessons(ids))
@@ -355,6 +355,7 @@ class LessonBook:
         merges = find_merges(kept, shared.store.lesson_terms(shared.scopes), MERGE_THRESHOLD)
         shared.store.merge_lessons([(merge.kept, merge.merged) for merge in merges])
         shared.store.prune_lesson_log()
+        self.vocabulary.prune()
         if removed or merges:
             self.changed()
         return Consolidation(removed, tuple(merges))

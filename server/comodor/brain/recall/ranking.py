@@ -336,6 +336,19 @@ class Ranking:
                     weights[index] = max(weights.get(index, 0.0), weight)
         return weights
 
+    def known(self, candidates: Sequence[str]) -> set[str]:
+        """Those of ``candidates`` some lesson holds (an expansion to any other finds nothing)."""
+        found = self._lookup([key for term in candidates for key in HASHES.both(term)])
+        return {
+            term
+            for term, trigger_index, guidance_index in zip(
+                candidates, found[::2], found[1::2], strict=True
+            )
+            if (self.df(trigger_index) if trigger_index >= 0 else 0)
+            + (self.df(guidance_index) if guidance_index >= 0 else 0)
+            > 0
+        }
+
     def _keyed(self, weighted_terms: Sequence[tuple[str, float]]) -> list[QueryTerm]:
         """Each term the index knows (scaled by its factor), with its keys' weights.
 

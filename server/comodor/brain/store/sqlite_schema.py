@@ -379,6 +379,33 @@ MIGRATIONS: tuple[str, ...] = (
     DROP TABLE rules;
     ALTER TABLE rules_v10 RENAME TO rules;
     """,
+    # 11: the vocabulary of the user's own words (brain/recall/vocabulary.py): per
+    # project, how many ended tasks were seen, how many had each term in their goal or
+    # the user's messages, and how many had each pair of those terms together (stored
+    # once, the terms in sorted order) and the task count when it was last seen, so a
+    # pair said together a few times long ago can be forgotten (``prune_words``).
+    # Tables only added: older code ignores them.
+    """
+    CREATE TABLE IF NOT EXISTS vocab_word_tasks (
+        scope TEXT PRIMARY KEY,
+        tasks INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS vocab_word_terms (
+        scope TEXT NOT NULL,
+        term TEXT NOT NULL,
+        tasks INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, term)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS vocab_word_pairs (
+        scope TEXT NOT NULL,
+        first_term TEXT NOT NULL,
+        second_term TEXT NOT NULL,
+        tasks INTEGER NOT NULL DEFAULT 0,
+        last_task INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (scope, first_term, second_term)
+    ) WITHOUT ROWID;
+    CREATE INDEX IF NOT EXISTS vocab_word_pairs_by_tasks ON vocab_word_pairs(scope, tasks);
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -395,8 +422,9 @@ least this new opens the newer file instead of refusing it. Raise it to
 Migration 8 only adds ``lessons.trigger_terms`` (0, "not told", in rows older
 code writes, which recall reads correctly), migration 9 only adds
 ``agent_writes.source`` (``disk`` in rows older code writes), and migration 10 only
-changes how new ids are chosen (older code inserts without an id), so schema 7 stays
-compatible.
+changes how new ids are chosen (older code inserts without an id), and migration 11
+only adds the ``vocab_word_*`` tables (older code neither reads nor writes them: tasks
+it ends simply teach no co-occurrence), so schema 7 stays compatible.
 """
 
 
