@@ -115,6 +115,11 @@ def test_a_planted_link_next_to_an_instruction_file_does_not_redirect_sync(
 def test_a_repository_cannot_choose_the_files_the_cli_syncs(
     workspace: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    app = ComodorApp(workspace)
+    try:
+        app.execute("comodor.teachRule", {"statement": "Use tabs for indentation"})
+    finally:
+        app.close()
     (workspace / ".git").mkdir()
     (workspace / ".git" / "config").write_text("[core]\n")
     (workspace / ".vscode").mkdir()
