@@ -188,6 +188,17 @@ def _is_ini_line(m: re.Match[str], text: str) -> bool:
     return _INI_SECTION.search(text, max(0, name_start - 2048), name_start) is not None
 
 
+def _is_connection_string_field(m: re.Match[str], text: str) -> bool:
+    """``...;Password=Copper75j.lcVvo;...``: a field of an ADO/ODBC connection string."""
+    if m.start("bare") < 0 or m.group("op").strip() != "=":
+        return False
+    name_start = _name_start(m, text)
+    before = text[max(0, name_start - 2) : name_start].rstrip()
+    after = text[m.end() : m.end() + 1]
+    value = m.group("bare")
+    return before.endswith(";") and after in {";", '"', "'", ""} and any(c.isdigit() for c in value)
+
+
 def _is_config_line(m: re.Match[str], text: str) -> bool:
     """``name: value`` as the whole of a YAML or properties line: a bare word is a string."""
     if m.start("bare") < 0 or m.group("op").strip() != ":":
@@ -265,7 +276,9 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
         return None  # $PWD / OLDPWD in an environment dump is the working directory.
 
     def env_line() -> bool:
-        return _is_env_line(m, text) or _is_ini_line(m, text)
+        return (
+            _is_env_line(m, text) or _is_ini_line(m, text) or _is_connection_string_field(m, text)
+        )
 
     config_line = _is_config_line(m, text)
     if not _plausible_value(m, text, kind, env_line=env_line, config_line=config_line):

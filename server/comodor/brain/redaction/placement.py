@@ -27,7 +27,7 @@ import math
 import re
 from typing import Final
 
-from .base import ASSIGNMENT, STRUCTURAL, WORD, Rule, group, shannon_entropy
+from .base import ASSIGNMENT, MARKER_PREFIX, STRUCTURAL, WORD, Rule, group, shannon_entropy
 from .entropy import ordered_fraction, wordy
 from .values import is_reference, is_template
 
@@ -81,6 +81,40 @@ def _classify_directive(m: re.Match[str], text: str) -> str | None:
     if is_reference(value) or value.lower() in {"yes", "no", "none", "off", "on"}:
         return None
     return "password"
+
+
+# XML config: Maven settings.xml <password>, .NET <add key="DbPassword" value="..."/>.
+_XML_ELEMENT_RE: Final = re.compile(
+    r"<(?P<tag>(?:[a-z][a-z0-9_.:-]{0,40}?)?(?:password|passwd|passphrase|secret|token|apikey"
+    r"|api_key|api-key|privatekey|private_key|credentials?))>(?P<secret>[^<>\n]{1,256})</"
+)
+_XML_ADD_RE: Final = re.compile(
+    r"key=\"(?P<name>[a-z0-9_.:-]{0,60}(?:password|passwd|pwd|secret|token|apikey|api_key"
+    r"|accesskey|privatekey))\"[ \t]+value=\"(?P<secret>[^\"\n]{1,256})\""
+)
+
+
+def _classify_xml(m: re.Match[str], text: str) -> str | None:
+    if "tag" in m.re.groupindex:
+        close = text[m.end() : m.end() + len(m.group("tag")) + 1].lower()
+        if close != m.group("tag") + ">":
+            return None
+    value = (group(m, text, "secret") or "").strip()
+    if not value or is_reference(value) or is_template(value) or MARKER_PREFIX in value:
+        return None
+    return "password"
+
+
+# Oracle connect identifiers: sqlplus scott/tiger@//host:1521/service, CONNECT u/p@tns.
+_ORACLE_RE: Final = re.compile(
+    r"(?P<tool>sqlplus|sqlldr|rman|expdp|impdp|dgmgrl|connect|conn)[ \t]+(?:-[a-z]+[ \t]+)*"
+    r"[\"']?[a-z0-9_$#.]{1,64}/(?P<secret>[^\s/@\"']{1,128})@"
+)
+
+
+def _classify_oracle(m: re.Match[str], text: str) -> str | None:
+    value = group(m, text, "secret") or ""
+    return None if is_reference(value) else "password"
 
 
 # --- call arguments -------------------------------------------------------------------------------
@@ -208,6 +242,7 @@ _HEX_ONLY: Final = re.compile(r"[0-9a-f]+|[0-9A-F]+")
 _UUID: Final = re.compile(
     r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 )
+_PREFIXED_UUID: Final = re.compile(r"[a-z]{2,8}[-_]" + _UUID.pattern)
 _CALLEE: Final = re.compile(
     r"(?:new[ \t]+)?(?P<name>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)[ \t]*$"
 )
@@ -233,6 +268,8 @@ def token_shaped(value: str) -> bool:
         return False
     if core.startswith(("/", "./")) or core.count("/") >= 3:
         return False
+    if _PREFIXED_UUID.fullmatch(core):
+        return True  # sdk-<uuid>, mob-<uuid>: a key with its kind in front
     # Dotted names (module.Class.method) and words joined by separators are identifiers.
     if any(wordy(part) for part in core.split(".") if len(part) >= 8):
         return False
@@ -320,6 +357,9 @@ def _bech32_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _NETRC_RE, _classify_netrc, WORD, on_lowercase=True),
     Rule("password", STRUCTURAL, _PGPASS_RE, _classify_pgpass),
+    Rule("password", STRUCTURAL, _XML_ELEMENT_RE, _classify_xml, on_lowercase=True),
+    Rule("password", STRUCTURAL, _XML_ADD_RE, _classify_xml, on_lowercase=True),
+    Rule("password", STRUCTURAL, _ORACLE_RE, _classify_oracle, WORD, on_lowercase=True),
     Rule("password", STRUCTURAL, _DIRECTIVE_RE, _classify_directive, WORD, on_lowercase=True),
     Rule(
         "password",
