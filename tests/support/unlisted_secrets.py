@@ -25,7 +25,9 @@ After tuning on ``TUNE`` alone (placement rules, 20 seeds): tune 0 of 51, held-o
 then fixed by general rules (XML config elements, Oracle ``user/password@`` connect
 identifiers, a prefixed UUID passed to a client, literal fields of connection strings), so
 from here on this half is no longer unseen: :data:`FRESH` is the batch written after that,
-measured once.
+measured once: 13 of its 25 kinds stored (14 of 25 with the redactor before issue 27) -- the
+honest figure for kinds nobody has looked at: the placement rules as first written
+generalised to the held-out half of the same sources, not to new file formats and tools.
 """
 
 from __future__ import annotations
@@ -420,6 +422,112 @@ def _kinds(d: _Draw, add: Add) -> None:
     add("linear-oauth-token", t, f"headers: {{ Authorization: '{t}' }}")
 
 
+def _fresh_kinds(d: _Draw, add: Add) -> None:
+    """Written after the redactor was tuned on TUNE and the first look at HELD_OUT."""
+    t = d.s("boto", 40, BASE64)
+    add(
+        "boto-gs-secret",
+        t,
+        f"[Credentials]\ngs_access_key_id = GOOG{d.s('boto-id', 20, UPPER_ALNUM)}\ngs_secret_access_key = {t}\n",
+    )
+    t = d.s("kubeconfig", 64, BASE64URL)
+    add("kubeconfig-user-token", t, f"users:\n- name: ci\n  user:\n    token: {t}\n")
+    p = d.password("helm")
+    add("helm-values-admin-password", p, f"grafana:\n  adminUser: admin\n  adminPassword: {p}\n")
+    p = d.password("ansible")
+    add(
+        "ansible-become-pass",
+        p,
+        f"[web]\nweb1 ansible_host=10.0.0.3 ansible_user=deploy ansible_become_pass={p}\n",
+    )
+    t = "$apr1$" + d.s("htpasswd-salt", 8, ALNUM + "./") + "$" + d.s("htpasswd", 22, ALNUM + "./")
+    add("htpasswd-entry", t, f"admin:{t}\n")
+    t = d.s("git-extraheader", 40, ALNUM)
+    add(
+        "git-config-extraheader",
+        t,
+        f'[http "https://git.example.com/"]\n\textraheader = AUTHORIZATION: bearer {t}\n',
+    )
+    p = d.password("composer")
+    add(
+        "composer-auth-json",
+        p,
+        json.dumps(
+            {"http-basic": {"repo.example.org": {"username": "ci", "password": p}}}, indent=4
+        ),
+    )
+    t = "cio" + d.s("cargo", 32, ALNUM)
+    add("cargo-credentials-toml", t, f'[registry]\ntoken = "{t}"\n')
+    t = "rubygems_" + d.hex("rubygems", 48)
+    add("gem-credentials-yaml", t, f"---\n:rubygems_api_key: {t}\n")
+    t = d.s("yarnrc", 36, ALNUM)
+    add(
+        "yarnrc-npm-auth-token",
+        t,
+        f'npmScopes:\n  acme:\n    npmAlwaysAuth: true\n    npmAuthToken: "{t}"\n',
+    )
+    p = d.password("nuget")
+    add(
+        "nuget-cleartext-password",
+        p,
+        f'<packageSourceCredentials>\n  <acme>\n    <add key="Username" value="ci" />\n    <add key="ClearTextPassword" value="{p}" />\n  </acme>\n</packageSourceCredentials>',
+    )
+    p = d.password("expect")
+    add(
+        "expect-script-send",
+        p,
+        f'spawn ssh root@10.0.0.9\nexpect "password:"\nsend "{p}\\r"\ninteract',
+    )
+    t = d.s("oauth2-bearer", 40, ALNUM)
+    add("curl-oauth2-bearer-flag", t, f"curl --oauth2-bearer {t} https://api.example.com/v1/me")
+    p = d.password("wget")
+    add(
+        "wget-http-password",
+        p,
+        f"wget --http-user=ci --http-password={p} https://files.example.com/build.tar.gz",
+    )
+    p = d.password("kubectl-literal")
+    add(
+        "kubectl-from-literal",
+        p,
+        f"kubectl create secret generic db --from-literal=username=app --from-literal=password={p}",
+    )
+    p = d.password("keyring")
+    add("keyring-set-password", p, f'keyring.set_password("smtp", "alerts@example.com", "{p}")')
+    t = d.s("minio", 40, BASE64)
+    add(
+        "minio-static-credentials",
+        t,
+        f'creds := credentials.NewStaticV4("AKIA{d.s("minio-id", 16, BASE32)}", "{t}", "")',
+    )
+    p = d.password("pdo")
+    add("php-pdo-constructor", p, f"$pdo = new PDO($dsn, 'root', '{p}');")
+    p = d.password("java-creds")
+    add(
+        "java-username-password-credentials",
+        p,
+        f'Credentials c = new UsernamePasswordCredentials("svc", "{p}");',
+    )
+    p = d.password("csharp-netcred")
+    add(
+        "csharp-network-credential", p, f'client.Credentials = new NetworkCredential("svc", "{p}");'
+    )
+    p = d.password("ssh-keygen")
+    add("ssh-keygen-passphrase-flag", p, f'ssh-keygen -t ed25519 -N "{p}" -f ~/.ssh/deploy')
+    p = d.password("openssl-pass")
+    add(
+        "openssl-passout",
+        p,
+        f"openssl pkcs12 -export -in cert.pem -inkey key.pem -out bundle.p12 -passout pass:{p}",
+    )
+    p = d.password("zip")
+    add("zip-password-flag", p, f"zip -P {p} backup.zip db.sql")
+    t = d.s("vault-login", 26, ALNUM)
+    add("vault-login-positional", t, f"vault login {t}")
+    t = d.s("rust-client", 32, ALNUM)
+    add("rust-client-new", t, f'let client = Client::new("{t}");')
+
+
 # Fixed before the redactor was tuned for issue 27 (see the module docstring).
 TUNE: frozenset[str] = frozenset(
     {
@@ -514,6 +622,37 @@ HELD_OUT: frozenset[str] = frozenset(
     }
 )
 
+# Written after the first look at HELD_OUT and measured once (see the module docstring).
+FRESH: frozenset[str] = frozenset(
+    {
+        "ansible-become-pass",
+        "boto-gs-secret",
+        "cargo-credentials-toml",
+        "composer-auth-json",
+        "csharp-network-credential",
+        "curl-oauth2-bearer-flag",
+        "expect-script-send",
+        "gem-credentials-yaml",
+        "git-config-extraheader",
+        "helm-values-admin-password",
+        "htpasswd-entry",
+        "java-username-password-credentials",
+        "keyring-set-password",
+        "kubeconfig-user-token",
+        "kubectl-from-literal",
+        "minio-static-credentials",
+        "nuget-cleartext-password",
+        "openssl-passout",
+        "php-pdo-constructor",
+        "rust-client-new",
+        "ssh-keygen-passphrase-flag",
+        "vault-login-positional",
+        "wget-http-password",
+        "yarnrc-npm-auth-token",
+        "zip-password-flag",
+    }
+)
+
 
 def _split(name: str) -> str:
     return "tune" if int(hashlib.sha256(name.encode()).hexdigest()[0], 16) % 2 == 0 else "held-out"
@@ -526,8 +665,11 @@ def build_unlisted(seed: int) -> list[UnlistedSample]:
     def add(name: str, secret: str, context: str) -> None:
         samples.append(UnlistedSample(name, secret, context))
 
-    _kinds(_Draw(seed), add)
+    draw = _Draw(seed)
+    _kinds(draw, add)
+    _fresh_kinds(draw, add)
     names = [s.name for s in samples]
     assert len(names) == len(set(names)), "kind names must be unique"
-    assert set(names) == TUNE | HELD_OUT and not TUNE & HELD_OUT, "every kind in one half"
+    assert set(names) == TUNE | HELD_OUT | FRESH, "every kind in one part"
+    assert not (TUNE & HELD_OUT or TUNE & FRESH or HELD_OUT & FRESH), "parts overlap"
     return samples
