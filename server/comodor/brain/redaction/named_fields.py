@@ -262,10 +262,14 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
         name_start > 0
         and text[name_start - 1] in ":/"
         and not (text[name_start - 2 : name_start] == "/:" and text[name_start] == "_")
+        and not (
+            text[name_start - 1] == ":" and text[max(0, name_start - 2) : name_start - 1] in "\n"
+        )
     ):
         # A path segment: https://x-access-token:...@host (the URL rules own that one),
         # arn:aws:secretsmanager:...:secret:name, AWS::IAM::AccessKey. (But .npmrc's
-        # //registry.example.com/:_password=... is a name scoped to a registry.)
+        # //registry.example.com/:_password=... is a name scoped to a registry, and a YAML
+        # line starting with ":rubygems_api_key:" is a Ruby symbol key.)
         return None
     found = _assignment_kind(m, text)
     if found is None:

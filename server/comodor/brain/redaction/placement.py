@@ -308,6 +308,90 @@ def _classify_token_arg(m: re.Match[str], text: str) -> str | None:
     return "token"
 
 
+# A call or constructor named for credentials: new NetworkCredential("svc", "..."),
+# keyring.set_password("smtp", "me", "..."), new PDO($dsn, "root", "..."): a literal shaped
+# like a chosen password, after the first argument, is one.
+_CREDENTIAL_CALL_RE: Final = re.compile(
+    r"(?P<call>credential|password|passwd|login|logon|auth|pdo)[a-z0-9_]{0,40}[ \t]*\("
+)
+
+
+def _credential_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    args = _arguments(text, m.end())
+    if not args or len(args) < 2:
+        return []
+    return [
+        (start, end)
+        for start, end, is_string in args[1:]
+        if is_string and _password_shaped(text[start:end])
+    ]
+
+
+def _classify_credential_call(m: re.Match[str], text: str) -> str | None:
+    return "password" if _credential_call_spans(m, text) else None
+
+
+# Password flags of tools that take them in their own syntax: openssl -passout pass:X,
+# zip -P X, 7z -pX, ssh-keygen -N X.
+_TOOL_RES: Final = tuple(
+    re.compile(pattern.replace("VALUE", r"[\"']?(?P<secret>[^\s\"'`-][^\s\"'`]*)"))
+    for pattern in (
+        r"-(?:passin|passout|pass|password|kpass|srcstorepass|deststorepass)[ \t]+[\"']?pass:VALUE",
+        r"(?:zip|unzip|zipcloak)\b[^\n;|&]{0,160}?[ \t]-p[ \t]+VALUE",
+        r"7z[a-z]?\b[^\n;|&]{0,160}?[ \t]-pVALUE",
+        r"ssh-keygen\b[^\n;|&]{0,160}?[ \t]-[np][ \t]+VALUE",
+    )
+)
+
+
+def _classify_tool(m: re.Match[str], text: str) -> str | None:
+    value = (group(m, text, "secret") or "").strip("'\"")
+    return None if is_reference(value) else "password"
+
+
+# Password hashes in crypt(3) form (.htpasswd, /etc/shadow): crackable, so secret.
+_CRYPT_HASH_RE: Final = re.compile(
+    r"\$(?:apr1|2[abxy]|5|6|y|gy|7|argon2id|argon2i|argon2d|sha1|md5)\$(?P<rest>[A-Za-z0-9./$=,+]{20,})"
+)
+
+
+def _classify_crypt(m: re.Match[str], text: str) -> str | None:
+    return "password-hash" if "$" in m.group("rest") else None
+
+
+def _crypt_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    return [m.span()]
+
+
+# expect scripts: expect "password:" / send "...\r".
+_EXPECT_SEND_RE: Final = re.compile(r"send[ \t]+(?:--[ \t]+)?\"(?P<secret>[^\"\n\\]{1,128})\\r\"")
+
+
+def _classify_expect_send(m: re.Match[str], text: str) -> str | None:
+    before = text[max(0, m.start() - 200) : m.start()].lower()
+    return (
+        "password"
+        if "expect" in before and ("assword" in before or "passphrase" in before)
+        else None
+    )
+
+
+# A CLI's login or auth subcommand given a token: vault login X, heroku auth:token X.
+_CLI_LOGIN_RE: Final = re.compile(
+    r"(?:login|auth|authenticate)[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{20,256})(?![A-Za-z0-9._~+/=-])"
+)
+
+
+def _classify_cli_login(m: re.Match[str], text: str) -> str | None:
+    value = group(m, text, "secret") or ""
+    if token_shaped(value):
+        return "token"
+    # Base62 drawn at random may hold no digit at all; a login's argument still is a token.
+    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    random_enough = shannon_entropy(value) >= _expected_entropy(len(value), 62) - 0.7
+    return "token" if mixed and random_enough and not wordy(value) else None
+
+
 # --- Basic credentials anywhere ------------------------------------------------------------------
 
 _BASIC_RE: Final = re.compile(r"basic[ \t]+(?P<secret>[a-z0-9+/]{8,512}={0,2})(?![a-z0-9+/=])")
@@ -370,6 +454,18 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         spans=_auth_call_spans,
     ),
     Rule("token", ASSIGNMENT, _TOKEN_ARG_RE, _classify_token_arg),
+    Rule(
+        "password",
+        ASSIGNMENT,
+        _CREDENTIAL_CALL_RE,
+        _classify_credential_call,
+        on_lowercase=True,
+        spans=_credential_call_spans,
+    ),
+    *(Rule("password", STRUCTURAL, r, _classify_tool, WORD, on_lowercase=True) for r in _TOOL_RES),
+    Rule("password-hash", STRUCTURAL, _CRYPT_HASH_RE, _classify_crypt, WORD, spans=_crypt_spans),
+    Rule("password", STRUCTURAL, _EXPECT_SEND_RE, _classify_expect_send, WORD),
+    Rule("token", STRUCTURAL, _CLI_LOGIN_RE, _classify_cli_login, WORD),
     Rule("basic-auth", STRUCTURAL, _BASIC_RE, _classify_basic, WORD, on_lowercase=True),
     Rule(
         "bech32-secret-key",
