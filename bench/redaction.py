@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import os
 import random
 import string
 import sys
@@ -147,17 +148,23 @@ def real_code() -> list[tuple[str, int, list[tuple[str, str, str]]]]:
     return rows
 
 
-def correction(runs: int = 200) -> tuple[int, float, float]:
-    """(lines, median ms, p95 ms) of redacting a 5,000-line correction of ordinary code."""
+def correction(runs: int = 200) -> tuple[int, float, float, float, float]:
+    """(lines, median and p95 ms wall-clock, median and p95 ms CPU) of redacting a 5,000-line
+    correction of ordinary code. CPU time is printed too: on a shared machine wall-clock time
+    mostly measures the neighbours."""
     code = "".join(path.read_text(encoding="utf-8") for path in sorted(STDLIB.glob("*.py"))[:40])
     text = "\n".join(code.splitlines()[:5000])
-    times = []
+    wall: list[float] = []
+    cpu: list[float] = []
     for _ in range(runs):
-        started = time.perf_counter()
+        started, used = time.perf_counter(), time.process_time()
         redact(text)
-        times.append((time.perf_counter() - started) * 1000)
-    times.sort()
-    return text.count("\n") + 1, times[len(times) // 2], times[int(len(times) * 0.95)]
+        wall.append((time.perf_counter() - started) * 1000)
+        cpu.append((time.process_time() - used) * 1000)
+    wall.sort()
+    cpu.sort()
+    p95 = int(runs * 0.95)
+    return text.count("\n") + 1, wall[runs // 2], wall[p95], cpu[runs // 2], cpu[p95]
 
 
 def _ten(chunk: str) -> str:
@@ -271,9 +278,13 @@ def _print_real_code(args: argparse.Namespace) -> None:
 
 
 def _print_correction() -> None:
-    lines, median, p95 = correction()
+    lines, median, p95, cpu_median, cpu_p95 = correction()
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
-        f"\n## A {lines:,}-line correction: median {median:.2f} ms, p95 {p95:.2f} ms (budget 5 ms)"
+        f"\n## A {lines:,}-line correction (budget: p95 5 ms)\n\n"
+        f"wall-clock: median {median:.2f} ms, p95 {p95:.2f} ms; "
+        f"CPU: median {cpu_median:.2f} ms, p95 {cpu_p95:.2f} ms "
+        f"(load average {load:.1f} on {os.cpu_count()} cores)"
     )
 
 

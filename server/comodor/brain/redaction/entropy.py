@@ -31,7 +31,7 @@ import math
 import re
 from typing import Final
 
-from .base import ENTROPY, Rule, group, shannon_entropy
+from .base import ALNUM, ENTROPY, Rule, group, shannon_entropy
 from .keys import KEY_RULES
 from .matching import contains
 from .named_fields import CONTEXT_RULES
@@ -188,7 +188,15 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
 
 
 ENTROPY_RULES: Final[tuple[Rule, ...]] = (
-    Rule("random-token", ENTROPY, _TOKEN_RE, _classify_random_token, skip_covered=True),
+    Rule(
+        "random-token",
+        ENTROPY,
+        _TOKEN_RE,
+        _classify_random_token,
+        skip_covered=True,
+        run_chars=ALNUM + "+/_-",
+        min_run=MIN_LENGTH,
+    ),
 )
 
 _RECHECK: Final[tuple[Rule, ...]] = (*PROVIDER_RULES, *KEY_RULES, *CONTEXT_RULES, *ENTROPY_RULES)

@@ -8,10 +8,15 @@ holds) without the catalogue importing the redactor that imports the catalogue.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Sequence
+import functools
+import itertools
+import re
+from collections.abc import Iterator, Sequence
 from typing import Final
 
 import attrs
+import numpy as np
+import numpy.typing as npt
 
 from .base import MARKER_RE, Rule
 
@@ -56,6 +61,203 @@ class _Coverage:
         return i > 0 and self._reach[i - 1] >= end
 
 
+# Above this many occurrences of its prefixes, a rule's regex scans the text itself.
+_MOST_ANCHORS: Final = 64
+# How far past a run the engine lets a pattern look (its look-aheads are short).
+_RUN_MARGIN: Final = 8
+
+
+class _Finder:
+    """Runs one rule's pattern over a text, searching only where a match can start.
+
+    Equivalent to ``rule.pattern.finditer(subject)``: a rule with literal prefixes is tried
+    only where one occurs (found with ``str.find``, far faster than the regex engine's own
+    scan), and a rule with ``run_chars`` only inside long enough runs of those characters.
+    What was found is shared between rules (many start with ``token`` or ``key``).
+    """
+
+    def __init__(self, text: str, lowered: str) -> None:
+        self._text = text
+        self._lowered = lowered
+        self._anchors: dict[tuple[str, bool], list[int] | None] = {}
+        self._runs: dict[tuple[str, int], list[tuple[int, int]]] = {}
+        self._bytes: bytes | None = None
+        self._grams: _Grams | None = None
+        self._maybe: dict[tuple[str, bool], bool] = {}
+
+    def _may_contain(self, needle: str, lowercase: bool) -> bool:
+        """False only when *needle* certainly does not occur (one of its pieces is absent)."""
+        key = (needle, lowercase)
+        known = self._maybe.get(key)
+        if known is None:
+            if self._grams is None:
+                self._grams = _Grams(self._text, self._lowered)
+            known = self._maybe[key] = self._grams.may_contain(needle, lowercase)
+        return known
+
+    def matches(self, rule: Rule, subject: str) -> Iterator[re.Match[str]]:
+        if rule.run_chars:
+            yield from self._in_runs(rule, subject)
+            return
+        if not rule.needles:
+            yield from rule.pattern.finditer(subject)
+            return
+        needles = [n for n in rule.needles if self._may_contain(n, rule.on_lowercase)]
+        if not needles:
+            return
+        positions: list[int] = []
+        for needle in needles:
+            found = self._positions(needle, rule.on_lowercase)
+            if found is None:
+                yield from rule.pattern.finditer(subject)
+                return
+            positions += found
+        if len(needles) > 1:
+            positions = sorted(set(positions))
+        reached = 0
+        match = rule.pattern.match
+        for position in positions:
+            if position < reached:
+                continue
+            m = match(subject, position)
+            if m is not None:
+                reached = m.end()
+                yield m
+
+    def _positions(self, needle: str, lowercase: bool) -> list[int] | None:
+        """Where *needle* occurs, or ``None`` when it occurs too often to be worth it."""
+        key = (needle, lowercase)
+        if key in self._anchors:
+            return self._anchors[key]
+        subject = self._lowered if lowercase else self._text
+        positions: list[int] = []
+        start = subject.find(needle)
+        while start >= 0 and len(positions) <= _MOST_ANCHORS:
+            positions.append(start)
+            start = subject.find(needle, start + 1)
+        self._anchors[key] = positions if start < 0 else None
+        return self._anchors[key]
+
+    def _in_runs(self, rule: Rule, subject: str) -> Iterator[re.Match[str]]:
+        reached = 0
+        after = rule.run_after
+        for start, end in self._runs_of(rule.run_chars, rule.min_run):
+            if after and (start == 0 or subject[start - 1] not in after):
+                continue
+            begin = max(reached, start - rule.run_lead)
+            for m in rule.pattern.finditer(subject, begin, min(len(subject), end + _RUN_MARGIN)):
+                reached = m.end()
+                yield m
+
+    def _runs_of(self, chars: str, least: int) -> list[tuple[int, int]]:
+        key = (chars, least)
+        if key in self._runs:
+            return self._runs[key]
+        if self._bytes is None:
+            # One byte per character (non-ASCII ones become "?"), so positions carry over.
+            self._bytes = self._text.encode("ascii", "replace")
+        marked = self._bytes.translate(_run_table(chars))
+        runs: list[tuple[int, int]] = []
+        probe = b"a" * least
+        start = marked.find(probe)
+        while start >= 0:
+            begin = marked.rfind(b" ", 0, start) + 1
+            end = marked.find(b" ", start)
+            end = len(marked) if end < 0 else end
+            runs.append((begin, end))
+            start = marked.find(probe, end)
+        self._runs[key] = runs
+        return runs
+
+
+_GRAM_MASK: Final = (1 << 16) - 1
+
+
+class _Grams:
+    """Which pieces a text holds, as bitmaps built in one vectorised pass each.
+
+    Asking whether a needle may occur then costs a few lookups instead of a scan of the
+    whole text; the rules' ~200 literal prefixes would otherwise mean ~200 scans. Pieces of
+    three characters are taken from the lower-cased text (so one bitmap serves every rule),
+    pairs from the text as it is; a hash collision only makes a needle look present (it is
+    then searched for properly).
+    """
+
+    def __init__(self, text: str, lowered: str) -> None:
+        # One byte per character (non-ASCII ones become "?"), so pieces stay aligned.
+        raw = np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)
+        low = np.frombuffer(lowered.encode("ascii", "replace"), dtype=np.uint8)
+        self._triples = _bitmap(_triple_codes(low.astype(np.uint16)), 1 << 16)
+        self._pairs = _bitmap(_pair_codes(raw.astype(np.uint16)), 1 << 14)
+
+    def may_contain(self, needle: str, lowercase: bool) -> bool:
+        if not needle.isascii() or len(needle) < 2:
+            return True
+        pairs = self._pairs
+        if lowercase:
+            # The rule sees the lower-cased text: a pair may stand in any case in the original.
+            if not all(any(pairs[c] for c in variants) for variants in _any_case_pairs(needle)):
+                return False
+        elif not all(pairs[code] for code in _needle_pairs(needle)):
+            return False
+        triples = self._triples
+        return all(triples[code] for code in _needle_triples(needle.lower()))
+
+
+def _triple_codes(raw: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
+    if len(raw) < 3:
+        return raw[:0]
+    ten, five = np.uint16(10), np.uint16(5)
+    return ((raw[:-2] << ten) ^ (raw[1:-1] << five) ^ raw[2:]) & np.uint16(_GRAM_MASK)
+
+
+def _pair_codes(raw: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
+    if len(raw) < 2:
+        return raw[:0]
+    low7 = np.uint16(127)
+    return ((raw[:-1] & low7) << np.uint16(7)) | (raw[1:] & low7)
+
+
+def _bitmap(codes: npt.NDArray[np.uint16], size: int) -> bytes:
+    seen = np.zeros(size, dtype=np.uint8)
+    seen[codes] = 1
+    return seen.tobytes()  # indexing bytes is far cheaper than indexing an array
+
+
+@functools.lru_cache(maxsize=1024)
+def _needle_triples(needle: str) -> tuple[int, ...]:
+    codes = [ord(c) for c in needle]
+    return tuple(
+        ((a << 10) ^ (b << 5) ^ c) & _GRAM_MASK
+        for a, b, c in zip(codes, codes[1:], codes[2:], strict=False)
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _any_case_pairs(needle: str) -> tuple[tuple[int, ...], ...]:
+    return tuple(
+        tuple(
+            {((ord(x) & 127) << 7) | (ord(y) & 127) for x in {a, a.upper()} for y in {b, b.upper()}}
+        )
+        for a, b in itertools.pairwise(needle)
+    )
+
+
+@functools.lru_cache(maxsize=1024)
+def _needle_pairs(needle: str) -> tuple[int, ...]:
+    codes = [ord(c) & 127 for c in needle]
+    return tuple((a << 7) | b for a, b in itertools.pairwise(codes))
+
+
+@functools.lru_cache(maxsize=16)
+def _run_table(chars: str) -> bytes:
+    """A ``bytes.translate`` table: *chars* become ``a``, every other byte a space."""
+    table = bytearray(b" " * 256)
+    for c in chars:
+        table[ord(c)] = ord("a")
+    return bytes(table)
+
+
 def candidates(text: str, rules: Sequence[Rule]) -> list[_Candidate]:
     """Every span one of ``rules`` finds in ``text``, overlapping and unmerged.
 
@@ -66,11 +268,12 @@ def candidates(text: str, rules: Sequence[Rule]) -> list[_Candidate]:
     marker_starts = [start for start, _ in markers]
     found: list[_Candidate] = []
     covered: _Coverage | None = None
+    finder = _Finder(text, lowered)
     for rule in rules:
         subject = lowered if rule.on_lowercase else text
         if rule.skip_covered and covered is None:
             covered = _Coverage(found)
-        for m in rule.pattern.finditer(subject):
+        for m in finder.matches(rule, subject):
             if rule.not_after and m.start() > 0 and subject[m.start() - 1] in rule.not_after:
                 continue
             if rule.skip_covered and covered is not None and covered.covers(*m.span()):

@@ -27,7 +27,7 @@ import math
 import re
 from typing import Final
 
-from .base import ASSIGNMENT, MARKER_PREFIX, STRUCTURAL, WORD, Rule, group, shannon_entropy
+from .base import ALNUM, ASSIGNMENT, MARKER_PREFIX, STRUCTURAL, WORD, Rule, group, shannon_entropy
 from .entropy import ordered_fraction, wordy
 from .values import is_reference, is_template
 
@@ -85,9 +85,23 @@ def _classify_directive(m: re.Match[str], text: str) -> str | None:
 
 # XML config: Maven settings.xml <password>, .NET <add key="DbPassword" value="..."/>.
 _XML_ELEMENT_RE: Final = re.compile(
-    r"<(?P<tag>(?:[a-z][a-z0-9_.:-]{0,40}?)?(?:password|passwd|passphrase|secret|token|apikey"
-    r"|api_key|api-key|privatekey|private_key|credentials?))>(?P<secret>[^<>\n]{1,256})</"
+    r"(?P<kw>password|passwd|passphrase|secret|token|apikey|api_key|api-key|privatekey"
+    r"|private_key|credentials?)>(?P<secret>[^<>\n]{1,256})</"
 )
+_XML_TAG_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.:-")
+
+
+def _xml_tag(m: re.Match[str], text: str) -> str | None:
+    """The element's name (read back to its ``<``), when it is one; else ``None``."""
+    start = m.start()
+    limit = max(0, start - 41)
+    while start > limit and text[start - 1].lower() in _XML_TAG_CHARS:
+        start -= 1
+    if start == 0 or text[start - 1] != "<":
+        return None
+    return text[start : m.end("kw")].lower()
+
+
 _XML_ADD_RE: Final = re.compile(
     r"key=\"(?P<name>[a-z0-9_.:-]{0,60}(?:password|passwd|pwd|secret|token|apikey|api_key"
     r"|accesskey|privatekey))\"[ \t]+value=\"(?P<secret>[^\"\n]{1,256})\""
@@ -95,9 +109,9 @@ _XML_ADD_RE: Final = re.compile(
 
 
 def _classify_xml(m: re.Match[str], text: str) -> str | None:
-    if "tag" in m.re.groupindex:
-        close = text[m.end() : m.end() + len(m.group("tag")) + 1].lower()
-        if close != m.group("tag") + ">":
+    if "kw" in m.re.groupindex:
+        tag = _xml_tag(m, text)
+        if tag is None or text[m.end() : m.end() + len(tag) + 1].lower() != tag + ">":
             return None
     value = (group(m, text, "secret") or "").strip()
     if not value or is_reference(value) or is_template(value) or MARKER_PREFIX in value:
@@ -236,7 +250,7 @@ def _classify_auth_call(m: re.Match[str], text: str) -> str | None:
 
 # A token-shaped literal as an argument: Github("..."), new Ably.Realtime('...').
 _TOKEN_ARG_RE: Final = re.compile(
-    r"[(,][ \t]*(?P<q>[\"'`])(?P<secret>[A-Za-z0-9+/_.:~=-]{20,300})(?P=q)[ \t]*[,)]"
+    r"[(,][ \t]{0,4}(?P<q>[\"'`])(?P<secret>[A-Za-z0-9+/_.:~=-]{20,300})(?P=q)[ \t]*[,)]"
 )
 _HEX_ONLY: Final = re.compile(r"[0-9a-f]+|[0-9A-F]+")
 _UUID: Final = re.compile(
@@ -336,7 +350,7 @@ def _classify_credential_call(m: re.Match[str], text: str) -> str | None:
 _TOOL_RES: Final = tuple(
     re.compile(pattern.replace("VALUE", r"[\"']?(?P<secret>[^\s\"'`-][^\s\"'`]*)"))
     for pattern in (
-        r"-(?:passin|passout|pass|password|kpass|srcstorepass|deststorepass)[ \t]+[\"']?pass:VALUE",
+        r"-pass(?:in|out|word)?[ \t]+[\"']?pass:VALUE",
         r"(?:zip|unzip|zipcloak)\b[^\n;|&]{0,160}?[ \t]-p[ \t]+VALUE",
         r"7z[a-z]?\b[^\n;|&]{0,160}?[ \t]-pVALUE",
         r"ssh-keygen\b[^\n;|&]{0,160}?[ \t]-[np][ \t]+VALUE",
@@ -453,7 +467,16 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         on_lowercase=True,
         spans=_auth_call_spans,
     ),
-    Rule("token", ASSIGNMENT, _TOKEN_ARG_RE, _classify_token_arg),
+    Rule(
+        "token",
+        ASSIGNMENT,
+        _TOKEN_ARG_RE,
+        _classify_token_arg,
+        run_chars=ALNUM + "+/_.:~=-",
+        min_run=20,
+        run_lead=8,
+        run_after="\"'`",
+    ),
     Rule(
         "password",
         ASSIGNMENT,
@@ -474,5 +497,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         _classify_bech32,
         on_lowercase=True,
         spans=_bech32_spans,
+        run_chars=ALNUM + "_-",
+        min_run=40,
     ),
 )
