@@ -34,13 +34,16 @@ from .values import is_reference, is_template
 # --- credential files ---------------------------------------------------------------------------
 
 _NETRC_RE: Final = re.compile(r"password[ \t]+(?P<secret>[^\s\"'`]{2,256})")
-_NETRC_CONTEXT: Final = re.compile(r"(?:^|\s)(?:machine[ \t]+\S+|default)\s+(?:\S+\s+){0,6}$")
+_NETRC_CONTEXT: Final = re.compile(
+    r"(?:^|\s)(?:machine[ \t]+\S+|default)\s+(?:(?:login|account)[ \t]+\S+\s+){0,2}$"
+)
 
 
 def _classify_netrc(m: re.Match[str], text: str) -> str | None:
     """``machine h login u password p`` (or ``default ...``), on one line or several."""
     before = text[max(0, m.start() - 200) : m.start()]
-    if not _NETRC_CONTEXT.search(before) or "login" not in before:
+    after = text[m.end() : m.end() + 200]
+    if not _NETRC_CONTEXT.search(before) or ("login" not in before and "login" not in after):
         return None
     value = group(m, text, "secret") or ""
     return None if is_reference(value) else "password"
