@@ -187,7 +187,9 @@ class _Grams:
         # One byte per character (non-ASCII ones become "?"), so pieces stay aligned.
         raw = np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)
         low = np.frombuffer(lowered.encode("ascii", "replace"), dtype=np.uint8)
-        self._triples = _bitmap(_triple_codes(low.astype(np.uint16)), 1 << 16)
+        low16 = low.astype(np.uint16)
+        self._triples = _bitmap(_triple_codes(low16), 1 << 16)
+        self._quads = _bitmap(_quad_codes(low.astype(np.uint32)), 1 << _QUAD_BITS)
         self._pairs = _bitmap(_pair_codes(raw.astype(np.uint16)), 1 << 14)
 
     def may_contain(self, needle: str, lowercase: bool) -> bool:
@@ -200,8 +202,12 @@ class _Grams:
                 return False
         elif not all(pairs[code] for code in _needle_pairs(needle)):
             return False
+        lowered = needle.lower()
         triples = self._triples
-        return all(triples[code] for code in _needle_triples(needle.lower()))
+        if not all(triples[code] for code in _needle_triples(lowered)):
+            return False
+        quads = self._quads
+        return all(quads[code] for code in _needle_quads(lowered))
 
 
 def _triple_codes(raw: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
@@ -211,6 +217,27 @@ def _triple_codes(raw: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
     return ((raw[:-2] << ten) ^ (raw[1:-1] << five) ^ raw[2:]) & np.uint16(_GRAM_MASK)
 
 
+_QUAD_BITS: Final = 18
+
+
+def _quad_codes(raw: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
+    if len(raw) < 4:
+        return raw[:0]
+    mixed = (raw[:-3] << np.uint32(15)) ^ (raw[1:-2] << np.uint32(10))
+    mixed ^= (raw[2:-1] << np.uint32(5)) ^ raw[3:]
+    return mixed & np.uint32((1 << _QUAD_BITS) - 1)
+
+
+@functools.lru_cache(maxsize=1024)
+def _needle_quads(needle: str) -> tuple[int, ...]:
+    codes = [ord(c) for c in needle]
+    mask = (1 << _QUAD_BITS) - 1
+    return tuple(
+        ((a << 15) ^ (b << 10) ^ (c << 5) ^ d) & mask
+        for a, b, c, d in zip(codes, codes[1:], codes[2:], codes[3:], strict=False)
+    )
+
+
 def _pair_codes(raw: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
     if len(raw) < 2:
         return raw[:0]
@@ -218,7 +245,7 @@ def _pair_codes(raw: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
     return ((raw[:-1] & low7) << np.uint16(7)) | (raw[1:] & low7)
 
 
-def _bitmap(codes: npt.NDArray[np.uint16], size: int) -> bytes:
+def _bitmap(codes: npt.NDArray[np.uint16] | npt.NDArray[np.uint32], size: int) -> bytes:
     seen = np.zeros(size, dtype=np.uint8)
     seen[codes] = 1
     return seen.tobytes()  # indexing bytes is far cheaper than indexing an array
