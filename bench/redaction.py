@@ -20,6 +20,11 @@
 7. **A correction** (``--arm correction``): p95 of ``redact`` on a 5,000-line correction (the
    largest text a save redacts in one go), the budget being 5 ms.
 
+8. **A second opinion** (``--arm detect-secrets``, needs ``pip install detect-secrets``): which
+   unlisted kinds Yelp's detect-secrets finds (in its file mode, and in its line-by-line
+   ad-hoc mode), whether it finds one ours stores, and what it costs on the 5,000-line
+   correction.
+
 Run: ``python -m bench.redaction [--seeds 20] [--show 20] [--arm NAME ...]``.
 """
 
@@ -32,6 +37,7 @@ import random
 import string
 import sys
 import sysconfig
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -204,7 +210,8 @@ def speed() -> list[tuple[str, float, float]]:
     return rows
 
 
-ARMS = ("kinds", "unlisted", "real-code", "correction", "speed")
+ARMS = ("kinds", "unlisted", "real-code", "correction", "speed", "detect-secrets")
+DEFAULT_ARMS = ("kinds", "unlisted", "real-code", "correction", "speed")
 
 
 def _print_kinds(args: argparse.Namespace) -> None:
@@ -289,6 +296,53 @@ def _print_correction() -> None:
     )
 
 
+def _detect_secrets_found(text: str, *, per_line: bool) -> list[str]:
+    """The secret values detect-secrets reports in *text* (file mode, or line by line)."""
+    from detect_secrets import SecretsCollection
+    from detect_secrets.core.scan import scan_line
+
+    if per_line:
+        return [s.secret_value or "" for line in text.splitlines() for s in scan_line(line)]
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "sample.txt"
+        path.write_text(text, encoding="utf-8")
+        found = SecretsCollection()
+        found.scan_file(str(path))
+        return [secret.secret_value or "" for _, secret in found]
+
+
+def _print_detect_secrets() -> None:
+    try:
+        from detect_secrets.settings import default_settings
+    except ImportError:
+        print("\n## detect-secrets: not installed (pip install detect-secrets); arm skipped")
+        return
+    samples = build_unlisted(0)
+    print("\n## detect-secrets as a second opinion (unlisted kinds, seed 0)\n")
+    print(
+        "| mode | kinds it finds | it finds, ours stores"
+        " | 5,000-line correction CPU ms | findings there |"
+    )
+    print("|---|---:|---:|---:|---:|")
+    code = "".join(path.read_text(encoding="utf-8") for path in sorted(STDLIB.glob("*.py"))[:40])
+    text = "\n".join(code.splitlines()[:5000])
+    with default_settings():
+        for mode, per_line in (("file", False), ("line by line", True)):
+            hits = only_theirs = 0
+            for sample in samples:
+                values = _detect_secrets_found(sample.context, per_line=per_line)
+                if any(len(v) >= 8 and (v in sample.secret or sample.secret in v) for v in values):
+                    hits += 1
+                    redacted = redact(sample.context)
+                    only_theirs += any(piece in redacted for piece in sample.shingles)
+            used = time.process_time()
+            noise = _detect_secrets_found(text, per_line=per_line)
+            cpu = (time.process_time() - used) * 1000
+            print(
+                f"| {mode} | {hits} of {len(samples)} | {only_theirs} | {cpu:.0f} | {len(noise)} |"
+            )
+
+
 def _print_speed() -> None:
     print("\n## Speed on 10 MB (one run each; this machine, shared)\n")
     print("| input | seconds | MB/s |")
@@ -306,10 +360,10 @@ def main(argv: list[str] | None = None) -> int:
         "--arm",
         action="append",
         choices=ARMS,
-        help="run only these parts (repeatable; default: all)",
+        help="run only these parts (repeatable; default: all but detect-secrets)",
     )
     args = parser.parse_args(argv)
-    arms = set(args.arm or ARMS)
+    arms = set(args.arm or DEFAULT_ARMS)
     if args.no_speed:
         arms.discard("speed")
     if "kinds" in arms:
@@ -322,6 +376,8 @@ def main(argv: list[str] | None = None) -> int:
         _print_correction()
     if "speed" in arms:
         _print_speed()
+    if "detect-secrets" in arms:
+        _print_detect_secrets()
 
     return 0
 
