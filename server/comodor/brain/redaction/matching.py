@@ -62,7 +62,7 @@ class _Coverage:
 
 
 # Above this many occurrences of its prefixes, a rule's regex scans the text itself.
-_MOST_ANCHORS: Final = 64
+_MOST_ANCHORS: Final = 512
 # How far past a run the engine lets a pattern look (its look-aheads are short).
 _RUN_MARGIN: Final = 8
 
@@ -87,6 +87,8 @@ class _Finder:
 
     def _may_contain(self, needle: str, lowercase: bool) -> bool:
         """False only when *needle* certainly does not occur (one of its pieces is absent)."""
+        if len(self._text) < _GRAMS_FROM:
+            return True  # a scan of a short text costs less than building the bitmaps
         key = (needle, lowercase)
         known = self._maybe.get(key)
         if known is None:
@@ -171,6 +173,7 @@ class _Finder:
 
 
 _GRAM_MASK: Final = (1 << 16) - 1
+_GRAMS_FROM: Final = 16_384
 
 
 class _Grams:
@@ -185,12 +188,12 @@ class _Grams:
 
     def __init__(self, text: str, lowered: str) -> None:
         # One byte per character (non-ASCII ones become "?"), so pieces stay aligned.
-        raw = np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8)
-        low = np.frombuffer(lowered.encode("ascii", "replace"), dtype=np.uint8)
-        low16 = low.astype(np.uint16)
-        self._triples = _bitmap(_triple_codes(low16), 1 << 16)
-        self._quads = _bitmap(_quad_codes(low.astype(np.uint32)), 1 << _QUAD_BITS)
-        self._pairs = _bitmap(_pair_codes(raw.astype(np.uint16)), 1 << 14)
+        raw = np.frombuffer(text.encode("ascii", "replace"), dtype=np.uint8).astype(np.uint32)
+        low = np.frombuffer(lowered.encode("ascii", "replace"), dtype=np.uint8).astype(np.uint32)
+        triples = _triple_codes(low)
+        self._triples = _bitmap(triples & np.uint32(_GRAM_MASK), 1 << 16)
+        self._quads = _bitmap(_quad_codes(triples, low), 1 << _QUAD_BITS)
+        self._pairs = _bitmap(_pair_codes(raw), 1 << 14)
 
     def may_contain(self, needle: str, lowercase: bool) -> bool:
         if not needle.isascii() or len(needle) < 2:
@@ -210,22 +213,22 @@ class _Grams:
         return all(quads[code] for code in _needle_quads(lowered))
 
 
-def _triple_codes(raw: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
+def _triple_codes(raw: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
+    """Unmasked: :func:`_quad_codes` builds on them."""
     if len(raw) < 3:
         return raw[:0]
-    ten, five = np.uint16(10), np.uint16(5)
-    return ((raw[:-2] << ten) ^ (raw[1:-1] << five) ^ raw[2:]) & np.uint16(_GRAM_MASK)
+    return (raw[:-2] << np.uint32(10)) ^ (raw[1:-1] << np.uint32(5)) ^ raw[2:]
 
 
 _QUAD_BITS: Final = 18
 
 
-def _quad_codes(raw: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
+def _quad_codes(
+    triples: npt.NDArray[np.uint32], raw: npt.NDArray[np.uint32]
+) -> npt.NDArray[np.uint32]:
     if len(raw) < 4:
         return raw[:0]
-    mixed = (raw[:-3] << np.uint32(15)) ^ (raw[1:-2] << np.uint32(10))
-    mixed ^= (raw[2:-1] << np.uint32(5)) ^ raw[3:]
-    return mixed & np.uint32((1 << _QUAD_BITS) - 1)
+    return ((triples[:-1] << np.uint32(5)) ^ raw[3:]) & np.uint32((1 << _QUAD_BITS) - 1)
 
 
 @functools.lru_cache(maxsize=1024)
@@ -233,19 +236,19 @@ def _needle_quads(needle: str) -> tuple[int, ...]:
     codes = [ord(c) for c in needle]
     mask = (1 << _QUAD_BITS) - 1
     return tuple(
-        ((a << 15) ^ (b << 10) ^ (c << 5) ^ d) & mask
+        ((((a << 10) ^ (b << 5) ^ c) << 5) ^ d) & mask
         for a, b, c, d in zip(codes, codes[1:], codes[2:], codes[3:], strict=False)
     )
 
 
-def _pair_codes(raw: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint16]:
+def _pair_codes(raw: npt.NDArray[np.uint32]) -> npt.NDArray[np.uint32]:
     if len(raw) < 2:
         return raw[:0]
-    low7 = np.uint16(127)
-    return ((raw[:-1] & low7) << np.uint16(7)) | (raw[1:] & low7)
+    low7 = np.uint32(127)
+    return ((raw[:-1] & low7) << np.uint32(7)) | (raw[1:] & low7)
 
 
-def _bitmap(codes: npt.NDArray[np.uint16] | npt.NDArray[np.uint32], size: int) -> bytes:
+def _bitmap(codes: npt.NDArray[np.uint32], size: int) -> bytes:
     seen = np.zeros(size, dtype=np.uint8)
     seen[codes] = 1
     return seen.tobytes()  # indexing bytes is far cheaper than indexing an array
