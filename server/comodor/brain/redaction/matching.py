@@ -176,7 +176,7 @@ _MASK: Final = (1 << 16) - 1
 
 
 def _indexable(needle: str) -> bool:
-    return len(needle) >= 3 and needle.isascii()
+    return len(needle) >= 2 and needle.isascii()
 
 
 class _Prefixes:
@@ -192,8 +192,14 @@ class _Prefixes:
     def __init__(self, needles: set[str]) -> None:
         self._by_quad: dict[int, list[str]] = {}
         self._by_triple: dict[int, list[str]] = {}
+        self._by_pair: dict[int, list[str]] = {}
         for needle in sorted(needles):
             codes = [ord(c) for c in needle]
+            if len(needle) == 2:
+                self._by_pair.setdefault(((codes[0] & 127) << 7) | (codes[1] & 127), []).append(
+                    needle
+                )
+                continue
             triple = ((codes[0] << 10) ^ (codes[1] << 5) ^ codes[2]) & _MASK
             if len(needle) == 3:
                 self._by_triple.setdefault(triple, []).append(needle)
@@ -202,6 +208,7 @@ class _Prefixes:
                 self._by_quad.setdefault(quad, []).append(needle)
         self._quad_table = _table(self._by_quad)
         self._triple_table = _table(self._by_triple)
+        self._pair_table = _table(self._by_pair)
 
     def find(self, lowered: str) -> dict[str, list[int]]:
         """Where each prefix occurs in *lowered* (already lower-cased)."""
@@ -216,9 +223,14 @@ class _Prefixes:
         triples ^= raw[2:]
         quads = triples[:-1] << np.uint16(5)
         quads ^= raw[3:]
+        seven = np.uint16(127)
+        pairs = raw[:-1] & seven
+        pairs <<= np.uint16(7)
+        pairs |= raw[1:] & seven
         for codes, table, by_code in (
             (quads, self._quad_table, self._by_quad),
             (triples, self._triple_table, self._by_triple),
+            (pairs, self._pair_table, self._by_pair),
         ):
             hits = np.flatnonzero(table[codes])
             for position, code in zip(hits.tolist(), codes[hits].tolist(), strict=True):
