@@ -82,8 +82,11 @@ class _Finder:
         self._anchors: dict[tuple[str, bool], list[int] | None] = {}
         self._runs: dict[tuple[str, int], list[tuple[int, int]]] = {}
         self._bytes: bytes | None = None
-        self._found: dict[str, list[int]] | None = None
         self._indexed = len(text) >= _INDEX_FROM
+        self._found: dict[str, list[int]] = {}
+        self._skipped: set[int] = set()
+        if self._indexed:
+            self._found, self._skipped = _prefix_table(rules).find(lowered)
 
     def matches(self, rule: Rule, subject: str) -> Iterator[re.Match[str]]:
         if rule.run_chars:
@@ -120,9 +123,7 @@ class _Finder:
             return self._anchors[key]
         subject = self._lowered if lowercase else self._text
         positions: list[int] | None
-        if self._indexed and _indexable(needle):
-            if self._found is None:
-                self._found = _prefix_table(self._rules).find(self._lowered)
+        if self._indexed and _indexable(needle) and min(len(needle), 4) not in self._skipped:
             known = self._found.get(needle.lower(), [])
             positions = known if lowercase else [p for p in known if subject.startswith(needle, p)]
             if len(positions) > _MOST_ANCHORS:
@@ -173,6 +174,9 @@ class _Finder:
 # From this length on, prefixes are found for all rules in one vectorised pass.
 _INDEX_FROM: Final = 16_384
 _MASK: Final = (1 << 16) - 1
+# Above this many candidate places (or one in 16 characters), a piece length is searched
+# for the old way.
+_MOST_HITS: Final = 20_000
 
 
 def _indexable(needle: str) -> bool:
@@ -210,14 +214,19 @@ class _Prefixes:
         self._triple_table = _table(self._by_triple)
         self._pair_table = _table(self._by_pair)
 
-    def find(self, lowered: str) -> dict[str, list[int]]:
-        """Where each prefix occurs in *lowered* (already lower-cased)."""
+    def find(self, lowered: str) -> tuple[dict[str, list[int]], set[int]]:
+        """Where each prefix occurs in *lowered* (already lower-cased), and lengths left out.
+
+        A prefix length is left out (searched for the old way) when its pieces occur so often
+        (``ghp_ghp_ghp_...``) that checking each place would cost more than scanning.
+        """
         # One byte per character (non-ASCII ones become "?"), so positions carry over;
         # 16-bit arithmetic wraps exactly like masking to 16 bits.
         raw = np.frombuffer(lowered.encode("ascii", "replace"), dtype=np.uint8).astype(np.uint16)
         found: dict[str, list[int]] = {}
+        skipped: set[int] = set()
         if len(raw) < 4:
-            return found
+            return found, {2, 3, 4}
         triples = raw[:-2] << np.uint16(10)
         triples ^= raw[1:-1] << np.uint16(5)
         triples ^= raw[2:]
@@ -227,17 +236,21 @@ class _Prefixes:
         pairs = raw[:-1] & seven
         pairs <<= np.uint16(7)
         pairs |= raw[1:] & seven
-        for codes, table, by_code in (
-            (quads, self._quad_table, self._by_quad),
-            (triples, self._triple_table, self._by_triple),
-            (pairs, self._pair_table, self._by_pair),
+        most = max(_MOST_HITS, len(raw) // 16)
+        for length, codes, table, by_code in (
+            (4, quads, self._quad_table, self._by_quad),
+            (3, triples, self._triple_table, self._by_triple),
+            (2, pairs, self._pair_table, self._by_pair),
         ):
             hits = np.flatnonzero(table[codes])
+            if len(hits) > most:
+                skipped.add(length)
+                continue
             for position, code in zip(hits.tolist(), codes[hits].tolist(), strict=True):
                 for needle in by_code[code]:
                     if lowered.startswith(needle, position):
                         found.setdefault(needle, []).append(position)
-        return found
+        return found, skipped
 
 
 def _table(by_code: dict[int, list[str]]) -> npt.NDArray[np.bool_]:
