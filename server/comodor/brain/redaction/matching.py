@@ -171,8 +171,10 @@ class _Finder:
         return runs
 
 
-# From this length on, prefixes are found for all rules in one vectorised pass.
-_INDEX_FROM: Final = 16_384
+# Below this length every rule simply scans the text (faster than preparing any shortcut);
+# from it on, prefixes are found for all rules in one vectorised pass.
+SHORTCUTS_FROM: Final = 2048
+_INDEX_FROM: Final = SHORTCUTS_FROM
 _MASK: Final = (1 << 16) - 1
 # Above this many candidate places (or one in 16 characters), a piece length is searched
 # for the old way.
@@ -293,12 +295,15 @@ def candidates(text: str, rules: Sequence[Rule]) -> list[_Candidate]:
     marker_starts = [start for start, _ in markers]
     found: list[_Candidate] = []
     covered: _Coverage | None = None
-    finder = _Finder(text, lowered, rules)
+    finder = _Finder(text, lowered, rules) if len(text) >= SHORTCUTS_FROM else None
     for rule in rules:
         subject = lowered if rule.on_lowercase else text
         if rule.skip_covered and covered is None:
             covered = _Coverage(found)
-        for m in finder.matches(rule, subject):
+        found_by_rule = (
+            rule.pattern.finditer(subject) if finder is None else finder.matches(rule, subject)
+        )
+        for m in found_by_rule:
             if rule.not_after and m.start() > 0 and subject[m.start() - 1] in rule.not_after:
                 continue
             if rule.skip_covered and covered is not None and covered.covers(*m.span()):
