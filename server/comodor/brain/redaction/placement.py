@@ -6,17 +6,24 @@ the *places* credentials are written, and take whatever stands there.
 
 * the password field of credential files: ``.netrc`` (``machine``/``default`` ...
   ``password``), ``.pgpass`` (``host:port:db:user:password``), space-separated config
-  directives (Redis ``requirepass``/``masterauth``, OpenLDAP ``rootpw``/``bindpw``);
+  directives (Redis ``requirepass``/``masterauth``, OpenLDAP ``rootpw``/``bindpw``), XML
+  config (Maven ``<password>``, .NET ``<add key="...Password" value="..."/>``), Oracle
+  ``user/password@host`` connect identifiers;
 * the arguments of auth calls and clients: ``ftp.login("user", "pw")``,
   ``HTTPBasicAuth("u", "pw")``, ``auth=("u", "pw")``, ``connect(host, user, "pw", db)``,
-  ``DriverManager.getConnection(url, user, "pw")``, and a token-shaped literal passed to any
-  call or constructor (``Github("...")``, ``new Ably.Realtime("...")``);
+  ``DriverManager.getConnection(url, user, "pw")``, any call named for credentials
+  (``new NetworkCredential("svc", "pw")``, ``keyring.set_password(...)``), and a
+  token-shaped literal passed to any call or constructor (``Github("...")``);
+* tools' own password syntax (``openssl -passout pass:X``, ``zip -P``, ``7z -p``,
+  ``ssh-keygen -N``), expect scripts answering a password prompt, a CLI's ``login <token>``;
 * ``Basic <base64 of user:password>`` anywhere (an nginx ``proxy_set_header``, a log line);
-* bech32 secret keys, whose human-readable part says they are secret (``nsec1...``,
-  ``ed25519_sk1...``, ``AGE-PLUGIN-...-1...``).
+* crypt(3) password hashes (``.htpasswd``, ``/etc/shadow``) and bech32 secret keys whose
+  human-readable part says they are secret (``nsec1...``, ``ed25519_sk1...``).
 
-Every rule starts its pattern with a literal (or a single character) so the regex engine
-searches ahead, and classifiers look a bounded distance around the match.
+Patterns start with a literal where they can (the engine then looks only where it occurs)
+or declare the character run a match lies in; classifiers look a bounded distance around
+the match. The kinds they report are generic (``password``, ``token``): the catalogue's
+named kinds stay the precise first line, and win when both find the same span.
 """
 
 from __future__ import annotations
