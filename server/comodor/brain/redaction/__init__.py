@@ -4,6 +4,9 @@
 * :mod:`.keys` -- PEM and base64 key material, wallet keys, seed phrases, Kubernetes secrets;
 * :mod:`.context` -- values named like a secret: assignments, config and ``.env`` lines,
   command-line flags, URL user-info, ``Authorization``/``Cookie`` headers;
+* :mod:`.placement` -- secrets found by where they stand, whoever issued them: credential
+  files (netrc, pgpass, config directives), arguments of auth calls and clients, ``Basic``
+  credentials anywhere, bech32 secret keys;
 * :mod:`.entropy` -- random-looking tokens nothing else names.
 
 :mod:`.matching` runs rules over a text and merges what they find;
@@ -18,8 +21,15 @@ from .base import Rule
 from .entropy import ENTROPY_RULES
 from .keys import KEY_RULES
 from .named_fields import CONTEXT_RULES
+from .placement import PLACEMENT_RULES
 from .providers import PROVIDER_RULES
 
-RULES: Final[tuple[Rule, ...]] = (*PROVIDER_RULES, *KEY_RULES, *CONTEXT_RULES, *ENTROPY_RULES)
+RULES: Final[tuple[Rule, ...]] = (
+    *PROVIDER_RULES,
+    *KEY_RULES,
+    *CONTEXT_RULES,
+    *PLACEMENT_RULES,
+    *ENTROPY_RULES,
+)
 
 __all__ = ["RULES", "Rule"]

@@ -13,11 +13,12 @@ repetitions the next token cannot match; classifiers look a bounded distance aro
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 from collections import Counter
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -48,6 +49,61 @@ TOKEN_CHARS: Final = WORD + "-"
 BASE64_CHARS: Final = TOKEN_CHARS + "+/"
 
 
+# The regex parser of the standard library (private, but stable since Python 3.11): it tells
+# what a pattern must start with.
+_SRE_PARSE: Any = importlib.import_module("re._parser")
+
+
+def _prefixes(items: Any) -> list[str] | None:
+    """The literal strings one of which every match of *items* starts with, if there are any."""
+    out = [""]
+    for op, av in items:
+        name = str(op)
+        if name == "LITERAL":
+            out = [o + chr(av) for o in out]
+            continue
+        if name in {"AT", "ASSERT_NOT", "ASSERT"} and out == [""]:
+            continue  # zero-width: anchors and look-arounds before anything
+        if name == "IN" and all(str(op) == "LITERAL" for op, _ in av) and len(av) * len(out) <= 8:
+            out = [o + chr(c) for o in out for _, c in av]  # do[opr]_ -> doo_, dop_, dor_
+            continue
+        if name == "SUBPATTERN":
+            inner = _prefixes(av[-1])
+            if inner is not None:
+                out = [o + i for o in out for i in inner]
+        elif name == "BRANCH":
+            branches = [_prefixes(b) for b in av[1]]
+            if all(b is not None for b in branches):
+                out = [o + i for o in out for b in branches for i in b or ()]
+        break
+    return None if any(not o for o in out) else out
+
+
+def literal_prefixes(pattern: re.Pattern[str]) -> tuple[str, ...]:
+    """Strings one of which every match of *pattern* starts with; empty if none is known.
+
+    A rule whose prefixes are all absent from a text cannot match it, and ``str.__contains__``
+    says so far faster than the regex engine: a 5,000-line correction is mostly code no
+    provider prefix appears in.
+    """
+    if pattern.flags & re.IGNORECASE:
+        return ()
+    try:
+        found = _prefixes(_SRE_PARSE.parse(pattern.pattern, pattern.flags))
+    except (re.error, TypeError, ValueError, IndexError):
+        return ()
+    if not found:
+        return ()
+    # A needle that starts with a shorter one adds nothing: wherever it occurs, so does the
+    # shorter one (authenticate / auth, getconnection / connect is not such a pair).
+    unique = sorted(set(found), key=len)
+    kept: list[str] = []
+    for needle in unique:
+        if not any(needle.startswith(shorter) for shorter in kept):
+            kept.append(needle)
+    return tuple(sorted(kept))
+
+
 @attrs.frozen
 class Rule:
     """One way a secret can look."""
@@ -66,6 +122,21 @@ class Rule:
     # Skip matches that lie inside what an earlier rule already found (the entropy net runs
     # last and need not weigh every line of a PEM block the key rules took whole).
     skip_covered: bool = False
+    # Every match lies inside a run of at least ``min_run`` characters from ``run_chars``
+    # (the entropy net, Discord tokens): the engine then only searches such runs, found with
+    # byte-level translation, which is many times faster than a regex over the whole text.
+    run_chars: str = ""
+    min_run: int = 0
+    # How many characters before its run a match may start (``("`` before a quoted token),
+    # and the characters one of which must stand right before the run ("" for any).
+    run_lead: int = 0
+    run_after: str = ""
+    # Literal prefixes one of which every match starts with (computed from the pattern).
+    needles: tuple[str, ...] = attrs.field(init=False)
+
+    @needles.default
+    def _needles(self) -> tuple[str, ...]:
+        return literal_prefixes(self.pattern)
 
 
 def group(m: re.Match[str], text: str, name: str) -> str | None:

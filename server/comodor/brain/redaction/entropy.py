@@ -31,7 +31,7 @@ import math
 import re
 from typing import Final
 
-from .base import ENTROPY, Rule, group, shannon_entropy
+from .base import ALNUM, ENTROPY, Rule, group, shannon_entropy
 from .keys import KEY_RULES
 from .matching import contains
 from .named_fields import CONTEXT_RULES
@@ -64,7 +64,7 @@ def _expected_entropy(length: int, alphabet: int = 62) -> float:
     return math.log2(min(alphabet, length)) - (alphabet - 1) / (2 * length * math.log(2))
 
 
-def _ordered_fraction(token: str) -> float:
+def ordered_fraction(token: str) -> float:
     steps = sum(1 for a, b in itertools.pairwise(token) if ord(b) - ord(a) == 1)
     return steps / max(1, len(token) - 1)
 
@@ -78,7 +78,7 @@ def _pronounceable(run: str) -> bool:
     return any(c in _VOWELS for c in run) and not _CONSONANT_CLUSTER.search(run)
 
 
-def _wordy(token: str) -> bool:
+def wordy(token: str) -> bool:
     """Whether the token is mostly words (identifiers, paths, slugs), not a random draw."""
     # camelCase: a random draw has about 30% of its characters in such runs, rarely 65%.
     in_runs = sum(len(run) for run in _WORD_RUN.findall(token) if _pronounceable(run))
@@ -168,7 +168,7 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     digits = sum(map(str.isdigit, token))
     if not upper or not digits or upper + digits < 4 or upper + digits == len(token):
         return None
-    if _wordy(token) or (token.startswith("/") and token.count("/") >= 2):
+    if wordy(token) or (token.startswith("/") and token.count("/") >= 2):
         return None  # an identifier, a path or a JSON pointer
     before = text[max(0, m.start() - 40) : m.start()]
     if _DIGEST_PREFIX.search(before) or _DATA_URI.search(before):
@@ -182,13 +182,21 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
         return "encoded-secret" if contains(decoded, _RECHECK) else None
     if shannon_entropy(token) < _expected_entropy(length) - 0.6:
         return None
-    if _ordered_fraction(token) > 0.25:
+    if ordered_fraction(token) > 0.25:
         return None  # an alphabet or a counting sequence
     return "random-token"
 
 
 ENTROPY_RULES: Final[tuple[Rule, ...]] = (
-    Rule("random-token", ENTROPY, _TOKEN_RE, _classify_random_token, skip_covered=True),
+    Rule(
+        "random-token",
+        ENTROPY,
+        _TOKEN_RE,
+        _classify_random_token,
+        skip_covered=True,
+        run_chars=ALNUM + "+/_-",
+        min_run=MIN_LENGTH,
+    ),
 )
 
 _RECHECK: Final[tuple[Rule, ...]] = (*PROVIDER_RULES, *KEY_RULES, *CONTEXT_RULES, *ENTROPY_RULES)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 import urllib.parse
 from collections.abc import Callable
-from functools import partial
 from typing import Final
 
 from .base import (
@@ -67,6 +66,15 @@ _KEY_NAME: Final = re.compile(
     r"|client|consumer|subscription|deploy|shared|hmac|webhook|ssh|gpg|pgp|wallet|signer"
     r"|session|cookie|jwt|app|admin|service|storage|sas|crypt)[_-]?key"
 )
+
+
+# Short words that name a secret only as a whole word of a name; a seed is weak (random.seed).
+_COMPONENT_WORDS: Final = {
+    "pat": ("token", False),  # longopt_pat = r'[a-z]+' is a pattern
+    "psk": ("password", True),
+    "authtok": ("password", True),
+    "seed": ("seed", False),
+}
 
 
 def assignment_pattern(keyword: str) -> re.Pattern[str]:
@@ -118,6 +126,12 @@ def _assignment_kind(m: re.Match[str], text: str) -> tuple[str, bool] | None:
         return "credentials", True
     if keyword == "mnemonic":
         return "seed-phrase", True
+    if keyword in _COMPONENT_WORDS:
+        # AZURE_DEVOPS_EXT_PAT, wpa_psk, STELLAR_SEED: a word of the name, not the end of one
+        # ("compat", "rapsk", "linseed").
+        if len(name) > len(keyword) and name[-len(keyword) - 1] not in "_-.":
+            return None
+        return _COMPONENT_WORDS[keyword]
     return keyword, True  # "secret", "token", "auth"
 
 
@@ -153,6 +167,38 @@ def _is_env_line(m: re.Match[str], text: str) -> bool:
     return stripped.endswith(_SHELL_BEFORE) and not stripped.endswith(("--", "=="))
 
 
+_INI_SECTION: Final = re.compile(r"(?:^|\n)\[[A-Za-z0-9 _.:\"'/-]{1,64}\][ \t]*\r?\n")
+
+
+def _is_ini_line(m: re.Match[str], text: str) -> bool:
+    """``name = value`` alone on its line under an INI ``[section]`` (rclone, .s3cfg, .pypirc).
+
+    There a bare value is a string, even one that reads like an attribute path
+    (``pass = Copper27wj.z5C``); Python at module level has no ``[section]`` line above it.
+    """
+    if m.start("bare") < 0 or m.group("op").strip() != "=":
+        return False
+    name_start = _name_start(m, text, extra="-.")
+    before = _line_before(text, name_start, 64)
+    if before is None or before.strip():
+        return False
+    rest = text[m.end() : m.end() + 128].partition("\n")[0].strip()
+    if rest and not rest.startswith(("#", ";")):
+        return False
+    return _INI_SECTION.search(text, max(0, name_start - 2048), name_start) is not None
+
+
+def _is_connection_string_field(m: re.Match[str], text: str) -> bool:
+    """``...;Password=Copper75j.lcVvo;...``: a field of an ADO/ODBC connection string."""
+    if m.start("bare") < 0 or m.group("op").strip() != "=":
+        return False
+    name_start = _name_start(m, text)
+    before = text[max(0, name_start - 2) : name_start].rstrip()
+    after = text[m.end() : m.end() + 1]
+    value = m.group("bare")
+    return before.endswith(";") and after in {";", '"', "'", ""} and any(c.isdigit() for c in value)
+
+
 def _is_config_line(m: re.Match[str], text: str) -> bool:
     """``name: value`` as the whole of a YAML or properties line: a bare word is a string."""
     if m.start("bare") < 0 or m.group("op").strip() != ":":
@@ -167,12 +213,10 @@ def _is_config_line(m: re.Match[str], text: str) -> bool:
 def _looks_random(value: str) -> bool:
     """Enough for a weakly named value (``CACHE_KEY``, ``session``) to count as a secret."""
     value = value.strip("\"'")
-    return (
-        len(value) >= 16
-        and has_entropy(value, need_upper=False)
-        and shannon_entropy(value) >= 3.5
-        and not value.isdigit()
-    )
+    if len(value) < 16 or value.isdigit() or shannon_entropy(value) < 3.5:
+        return False
+    # Random in one case (base32 seeds, upper-case keys) counts as much as mixed case.
+    return has_entropy(value, need_upper=False) or has_entropy(value.swapcase(), need_upper=False)
 
 
 _VERSION_LIKE: Final = re.compile(r"[0-9][0-9.:/-]*")
@@ -214,9 +258,18 @@ def _plausible_value(
 
 def _classify_assignment(m: re.Match[str], text: str) -> str | None:
     name_start = _name_start(m, text, extra=".-")
-    if name_start > 0 and text[name_start - 1] in ":/":
+    if (
+        name_start > 0
+        and text[name_start - 1] in ":/"
+        and not (text[name_start - 2 : name_start] == "/:" and text[name_start] == "_")
+        and not (
+            text[name_start - 1] == ":" and text[max(0, name_start - 2) : name_start - 1] in "\n"
+        )
+    ):
         # A path segment: https://x-access-token:...@host (the URL rules own that one),
-        # arn:aws:secretsmanager:...:secret:name, AWS::IAM::AccessKey.
+        # arn:aws:secretsmanager:...:secret:name, AWS::IAM::AccessKey. (But .npmrc's
+        # //registry.example.com/:_password=... is a name scoped to a registry, and a YAML
+        # line starting with ":rubygems_api_key:" is a Ruby symbol key.)
         return None
     found = _assignment_kind(m, text)
     if found is None:
@@ -225,14 +278,22 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
     bare = group(m, text, "bare")
     if m.group("kw") == "pwd" and bare is not None and bare.startswith(("/", "~")):
         return None  # $PWD / OLDPWD in an environment dump is the working directory.
-    env_line = partial(_is_env_line, m, text)
+
+    def env_line() -> bool:
+        return (
+            _is_env_line(m, text) or _is_ini_line(m, text) or _is_connection_string_field(m, text)
+        )
+
     config_line = _is_config_line(m, text)
     if not _plausible_value(m, text, kind, env_line=env_line, config_line=config_line):
         return None
     if m.group("kw") == "pass" and " " in text[m.start("secret") : m.end("secret")].strip():
         return None  # 'pass': 'The "pass" statement' -- prose about the keyword
-    if not strong and not _looks_random(text[m.start("secret") : m.end("secret")]):
+    value = text[m.start("secret") : m.end("secret")]
+    if not strong and not _looks_random(value):
         return None
+    if m.group("kw") == "pat" and any(c in value for c in "[](){}*+?^$|\\"):
+        return None  # longopt_pat = r'[a-zA-Z](?:[a-zA-Z0-9-]*)': a pattern, not a PAT
     return kind
 
 
@@ -453,6 +514,10 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     _assignment("cookie"),
     _assignment(r"session(?:[_-]?id)?"),
     _assignment("mnemonic"),
+    _assignment("pat"),
+    _assignment("psk"),
+    _assignment("authtok"),
+    _assignment("seed"),
     Rule(
         "password",
         ASSIGNMENT,

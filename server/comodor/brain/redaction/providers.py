@@ -16,6 +16,7 @@ from .base import (
     BASE64_CHARS,
     CONTEXTUAL,
     JWT,
+    PROVIDER,
     TOKEN_CHARS,
     WORD,
     Rule,
@@ -103,11 +104,16 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         "",
     ),
     # A Discord bot token: the base64 of the bot's id, a timestamp and an HMAC.
-    provider(
+    Rule(
         "discord-token",
-        r"(?P<secret>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})",
-        BASE64_CHARS,
+        PROVIDER,
+        re.compile(
+            r"(?P<secret>[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40})"
+        ),
         check_entropy("discord-token"),
+        BASE64_CHARS,
+        run_chars=ALNUM + "_-.",
+        min_run=58,
     ),
     anchored(
         "telegram-token",

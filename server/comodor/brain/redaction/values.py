@@ -43,6 +43,26 @@ _PATHLIKE: Final = re.compile(r"(?:/|\./|\.\./|~/|[A-Za-z]:\\)")
 _URL_WITHOUT_CREDENTIALS: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^@\s]*")
 
 
+_DIGIT_THEN_LETTER: Final = re.compile(r"[0-9][A-Za-z]")
+_CAPITALISED_WORD: Final = re.compile(r"[A-Z][a-z]{3,}")
+
+
+def _chosen_with_a_dot(value: str) -> bool:
+    """``Tiger49.i8FG7K``: a password with a dot in it, not an attribute path.
+
+    Attribute paths are words (``settings.DB_PASSWORD``, ``np.float64``, ``ssl.PROTOCOL_TLSv1_2``);
+    a chosen password mixes cases and has a digit right before a letter.
+    """
+    # The digit must not sit in the first part only (a module: win32api.RegEnumKey), nor in a
+    # part made of words (rust_openssl.hpke.X25519PrivateKey).
+    if not (any(c.isupper() for c in value) and any(c.islower() for c in value)):
+        return False
+    return any(
+        _DIGIT_THEN_LETTER.search(part) and not _CAPITALISED_WORD.search(part)
+        for part in value.split(".")[1:]
+    )
+
+
 def is_template(value: str) -> bool:
     """Whether *value* is built from interpolations (``"${DB_PASSWORD}"``, ``f"Bearer {t}"``).
 
@@ -132,7 +152,7 @@ def plausible_bare(
         # NAME=value on a line of its own (.env, shell, Dockerfile): the value is always a
         # literal, even when it is a plain word -- unless it is a keyword or a type.
         return not TYPE_NAME.fullmatch(value) and len(set(value)) > 1
-    if "." in value and IDENTIFIER.fullmatch(value):
+    if "." in value and IDENTIFIER.fullmatch(value) and not _chosen_with_a_dot(value):
         return False  # an attribute path: rust_openssl.hpke.X25519PrivateKey
     if WORDISH.fullmatch(value):
         # Identifiers, attribute paths, type names, prose words: ``password: str``,

@@ -1,0 +1,513 @@
+"""Secrets recognised by where they stand, whatever service issued them.
+
+The catalogue of :mod:`.providers` names tokens one issuer at a time, so every new provider
+was a new leak until someone added its pattern. The rules here need no provider: they know
+the *places* credentials are written, and take whatever stands there.
+
+* the password field of credential files: ``.netrc`` (``machine``/``default`` ...
+  ``password``), ``.pgpass`` (``host:port:db:user:password``), space-separated config
+  directives (Redis ``requirepass``/``masterauth``, OpenLDAP ``rootpw``/``bindpw``), XML
+  config (Maven ``<password>``, .NET ``<add key="...Password" value="..."/>``), Oracle
+  ``user/password@host`` connect identifiers;
+* the arguments of auth calls and clients: ``ftp.login("user", "pw")``,
+  ``HTTPBasicAuth("u", "pw")``, ``auth=("u", "pw")``, ``connect(host, user, "pw", db)``,
+  ``DriverManager.getConnection(url, user, "pw")``, any call named for credentials
+  (``new NetworkCredential("svc", "pw")``, ``keyring.set_password(...)``), and a
+  token-shaped literal passed to any call or constructor (``Github("...")``);
+* tools' own password syntax (``openssl -passout pass:X``, ``zip -P``, ``7z -p``,
+  ``ssh-keygen -N``), expect scripts answering a password prompt, a CLI's ``login <token>``;
+* ``Basic <base64 of user:password>`` anywhere (an nginx ``proxy_set_header``, a log line);
+* crypt(3) password hashes (``.htpasswd``, ``/etc/shadow``) and bech32 secret keys whose
+  human-readable part says they are secret (``nsec1...``, ``ed25519_sk1...``).
+
+Patterns start with a literal where they can (the engine then looks only where it occurs)
+or declare the character run a match lies in; classifiers look a bounded distance around
+the match. The kinds they report are generic (``password``, ``token``): the catalogue's
+named kinds stay the precise first line, and win when both find the same span.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from typing import Final
+
+from .base import ALNUM, ASSIGNMENT, MARKER_PREFIX, STRUCTURAL, WORD, Rule, group, shannon_entropy
+from .entropy import ordered_fraction, wordy
+from .values import is_reference, is_template
+
+# --- credential files ---------------------------------------------------------------------------
+
+_NETRC_RE: Final = re.compile(r"password[ \t]+(?P<secret>[^\s\"'`]{2,256})")
+_NETRC_CONTEXT: Final = re.compile(
+    r"(?:^|\s)(?:machine[ \t]+\S+|default)\s+(?:(?:login|account)[ \t]+\S+\s+){0,2}$"
+)
+
+
+def _classify_netrc(m: re.Match[str], text: str) -> str | None:
+    """``machine h login u password p`` (or ``default ...``), on one line or several."""
+    before = text[max(0, m.start() - 200) : m.start()]
+    after = text[m.end() : m.end() + 200]
+    if not _NETRC_CONTEXT.search(before) or ("login" not in before and "login" not in after):
+        return None
+    value = group(m, text, "secret") or ""
+    return None if is_reference(value) else "password"
+
+
+# host:port:database:user:password -- found by its port field (digits or *).
+_PGPASS_RE: Final = re.compile(
+    r":(?:[0-9]{1,5}|\*):[^:\s]{1,128}:[^:\s]{1,128}:(?P<secret>(?:[^:\s\\]|\\.){1,256})(?=\r?\n|$)"
+)
+_HOST: Final = re.compile(r"[A-Za-z0-9*][A-Za-z0-9.*_-]{0,253}")
+
+
+def _classify_pgpass(m: re.Match[str], text: str) -> str | None:
+    line_start = text.rfind("\n", max(0, m.start() - 256), m.start()) + 1
+    if line_start == 0 and m.start() > 256:
+        return None
+    if not _HOST.fullmatch(text[line_start : m.start()]):
+        return None
+    value = group(m, text, "secret") or ""
+    return None if is_reference(value) else "password"
+
+
+# Space-separated directives (redis.conf, slapd.conf, keepalived, sssd with "="-less forms).
+_DIRECTIVE_RE: Final = re.compile(
+    r"(?P<kw>requirepass|masterauth|rootpw|bindpw|auth_pass|authpass)[ \t]+"
+    r"(?P<secret>\"[^\"\n]{1,256}\"|[^\s\"'`#]{1,256})"
+)
+
+
+def _classify_directive(m: re.Match[str], text: str) -> str | None:
+    line_start = text.rfind("\n", max(0, m.start() - 64), m.start()) + 1
+    if text[line_start : m.start()].strip() or (line_start == 0 and m.start() > 64):
+        return None  # not at the start of a line
+    rest = text[m.end() : m.end() + 128].partition("\n")[0].strip()
+    if rest and not rest.startswith("#"):
+        return None
+    value = (group(m, text, "secret") or "").strip('"')
+    if is_reference(value) or value.lower() in {"yes", "no", "none", "off", "on"}:
+        return None
+    return "password"
+
+
+# XML config: Maven settings.xml <password>, .NET <add key="DbPassword" value="..."/>.
+_XML_ELEMENT_RE: Final = re.compile(
+    r"(?P<kw>password|passwd|passphrase|secret|token|apikey|api_key|api-key|privatekey"
+    r"|private_key|credentials?)>(?P<secret>[^<>\n]{1,256})</"
+)
+_XML_TAG_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.:-")
+
+
+def _xml_tag(m: re.Match[str], text: str) -> str | None:
+    """The element's name (read back to its ``<``), when it is one; else ``None``."""
+    start = m.start()
+    limit = max(0, start - 41)
+    while start > limit and text[start - 1].lower() in _XML_TAG_CHARS:
+        start -= 1
+    if start == 0 or text[start - 1] != "<":
+        return None
+    return text[start : m.end("kw")].lower()
+
+
+_XML_ADD_RE: Final = re.compile(
+    r"key=\"(?P<name>[a-z0-9_.:-]{0,60}(?:password|passwd|pwd|secret|token|apikey|api_key"
+    r"|accesskey|privatekey))\"[ \t]+value=\"(?P<secret>[^\"\n]{1,256})\""
+)
+
+
+def _classify_xml(m: re.Match[str], text: str) -> str | None:
+    if "kw" in m.re.groupindex:
+        tag = _xml_tag(m, text)
+        if tag is None or text[m.end() : m.end() + len(tag) + 1].lower() != tag + ">":
+            return None
+    value = (group(m, text, "secret") or "").strip()
+    if not value or is_reference(value) or is_template(value) or MARKER_PREFIX in value:
+        return None
+    return "password"
+
+
+# Oracle connect identifiers: sqlplus scott/tiger@//host:1521/service, CONNECT u/p@tns.
+_ORACLE_RE: Final = re.compile(
+    r"(?P<tool>sqlplus|sqlldr|rman|expdp|impdp|dgmgrl|connect|conn)[ \t]+(?:-[a-z]+[ \t]+)*"
+    r"[\"']?[a-z0-9_$#.]{1,64}/(?P<secret>[^\s/@\"']{1,128})@"
+)
+
+
+def _classify_oracle(m: re.Match[str], text: str) -> str | None:
+    value = group(m, text, "secret") or ""
+    return None if is_reference(value) else "password"
+
+
+# --- call arguments -------------------------------------------------------------------------------
+
+_STRING: Final = re.compile(r"(?P<q>[\"'`])(?P<body>(?:[^\"'`\\\n]|\\.){0,256}?)(?P=q)")
+_AUTH_CALL_RE: Final = re.compile(
+    r"(?P<call>login|logon|signin|sign_in|authenticate|simple_bind_s|simple_bind|basicauth|digestauth"
+    r"|getconnection|connect|credentials?|auth)[ \t]*(?P<eq>=[ \t]*)?\("
+)
+_USER_THEN_PASSWORD: Final = frozenset(
+    {
+        "login",
+        "logon",
+        "signin",
+        "sign_in",
+        "authenticate",
+        "simple_bind_s",
+        "simple_bind",
+        "basicauth",
+        "digestauth",
+        "credential",
+        "credentials",
+        "auth",
+    }
+)
+
+
+# Names that may be glued to a word before them: HTTPBasicAuth(, userLogin(, getConnection(.
+_GLUED_OK: Final = frozenset({"basicauth", "digestauth", "login", "signin", "getconnection"})
+
+
+def _arguments(text: str, start: int, reach: int = 400) -> list[tuple[int, int, bool]] | None:
+    """The top-level arguments of a call whose ``(`` ends at *start*: (start, end, is-string).
+
+    For an argument that is one string literal the span is its inside, without quotes.
+    ``None`` when the call does not close within *reach* characters.
+    """
+    args: list[tuple[int, int, bool]] = []
+    i, end, depth, arg_start = start, min(len(text), start + reach), 0, start
+    while i < end:
+        c = text[i]
+        if c in "\"'`":
+            s = _STRING.match(text, i, end)
+            if s is None:
+                return None
+            i = s.end()
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}" and depth:
+            depth -= 1
+        elif (c == "," and not depth) or c == ")":
+            args.append(_argument(text, arg_start, i))
+            if c == ")":
+                return args
+            arg_start = i + 1
+        i += 1
+    return None
+
+
+def _argument(text: str, start: int, end: int) -> tuple[int, int, bool]:
+    piece = text[start:end]
+    stripped = piece.strip()
+    s = _STRING.fullmatch(stripped)
+    if s is None:
+        return start, end, False
+    offset = start + piece.index(stripped)
+    return offset + s.start("body"), offset + s.end("body"), True
+
+
+_PASSWORD_SHAPE: Final = re.compile(r"[^\s]{6,}")
+
+
+def _password_shaped(value: str) -> bool:
+    """A literal that looks chosen as a password: letters with digits or symbols, no spaces."""
+    if not _PASSWORD_SHAPE.fullmatch(value) or is_reference(value) or is_template(value):
+        return False
+    if "://" in value or value.count(".") >= 2 or "@" in value or "/" in value:
+        return False  # an address, a host name, a path
+    has_letter = any(c.isalpha() for c in value)
+    has_digit = any(c.isdigit() for c in value)
+    if any(c in "()[]{}<>\"'`\\" for c in value):
+        return False  # code, markup or an escape, not a chosen password
+    has_symbol = any(not c.isalnum() and c not in "_-." for c in value)
+    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return has_letter and (has_digit or has_symbol) and (mixed or has_symbol or len(value) >= 12)
+
+
+def _auth_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    call = m.group("call")
+    if m.start() > 0 and text[m.start() - 1].isalnum() and call not in _GLUED_OK:
+        return []  # disconnect(, rebind(: some other call
+    args = _arguments(text, m.end())
+    if not args:
+        return []
+    spans: list[tuple[int, int]] = []
+    if call in _USER_THEN_PASSWORD:
+        if m.group("eq") is not None and call != "auth":
+            return []
+        if len(args) >= 2 and args[1][2]:
+            value = text[args[1][0] : args[1][1]]
+            if _password_shaped(value) or token_shaped(value):
+                spans.append(args[1][:2])
+        elif len(args) == 1 and args[0][2] and token_shaped(text[args[0][0] : args[0][1]]):
+            spans.append(args[0][:2])
+        return spans
+    # connect(host, user, "password", db) / getConnection(url, user, "password")
+    if len(args) < 3:
+        return []
+    for a_start, a_end, is_string in args[1:]:
+        if is_string and _password_shaped(text[a_start:a_end]):
+            spans.append((a_start, a_end))
+    return spans
+
+
+def _classify_auth_call(m: re.Match[str], text: str) -> str | None:
+    return "password" if _auth_call_spans(m, text) else None
+
+
+# A token-shaped literal as an argument: Github("..."), new Ably.Realtime('...').
+_TOKEN_ARG_RE: Final = re.compile(
+    r"[(,][ \t]{0,4}(?P<q>[\"'`])(?P<secret>[A-Za-z0-9+/_.:~=-]{20,300})(?P=q)[ \t]*[,)]"
+)
+_HEX_ONLY: Final = re.compile(r"[0-9a-f]+|[0-9A-F]+")
+_UUID: Final = re.compile(
+    r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+)
+_PREFIXED_UUID: Final = re.compile(r"[a-z]{2,8}[-_]" + _UUID.pattern)
+_CALLEE: Final = re.compile(
+    r"(?:new[ \t]+)?(?P<name>[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)[ \t]*$"
+)
+# Calls that take hex or UUIDs that are data: digests, ids, colours, test expectations.
+_DATA_CALLS: Final = re.compile(
+    r"(?i)hex|uuid|guid|hash|sha|md5|digest|assert|equal|expect|compare|check|verify|decimal"
+    r"|color|colour|id$|ids$|parse|match|test|oid|int|bytes|encode|decode|fingerprint"
+)
+_AUTH_HINT: Final = re.compile(
+    r"(?i)client|github|gitlab|api|auth|token|key|secret|sdk|init|login|run|signer|connect"
+    r"|session|credential|search|realtime|bot|config|twilio|stripe|dropbox"
+)
+
+
+def token_shaped(value: str) -> bool:
+    """Whether a literal looks machine-made: long, random, not a word, path or number."""
+    core = value.strip("=")
+    if len(core) < 20 or is_reference(core) or "://" in core or core.isdigit():
+        return False
+    letters = sum(c.isalpha() for c in core)
+    digits = sum(c.isdigit() for c in core)
+    if letters < 4 or digits < 2:
+        return False
+    if core.startswith(("/", "./")) or core.count("/") >= 3:
+        return False
+    if _PREFIXED_UUID.fullmatch(core):
+        return True  # sdk-<uuid>, mob-<uuid>: a key with its kind in front
+    # Dotted names (module.Class.method) and words joined by separators are identifiers.
+    if any(wordy(part) for part in core.split(".") if len(part) >= 8):
+        return False
+    if ordered_fraction(core) > 0.25:
+        return False  # an alphabet: "0123456789abcdefABCDEF"
+    alphabet = 16 if _HEX_ONLY.fullmatch(core) else 36 if core.isupper() or core.islower() else 62
+    return shannon_entropy(core) >= _expected_entropy(len(core), alphabet) - 0.7
+
+
+def _expected_entropy(length: int, alphabet: int) -> float:
+    """About what a random draw of *length* characters from *alphabet* scores (bits/char)."""
+    return math.log2(min(alphabet, length)) - (alphabet - 1) / (2 * length * math.log(2))
+
+
+def _classify_token_arg(m: re.Match[str], text: str) -> str | None:
+    value = group(m, text, "secret") or ""
+    if not token_shaped(value):
+        return None
+    paren = (
+        m.start() if text[m.start()] == "(" else text.rfind("(", max(0, m.start() - 200), m.start())
+    )
+    if paren < 0:
+        return None
+    callee = _CALLEE.search(text, max(0, paren - 80), paren)
+    name = callee.group("name") if callee is not None else ""
+    last = name.rsplit(".", 1)[-1]
+    if not last or _DATA_CALLS.search(last):
+        return None
+    core = value.strip("=")
+    one_kind = (
+        _HEX_ONLY.fullmatch(core) or _UUID.fullmatch(core) or core.isupper() or core.islower()
+    )
+    # Hex, UUIDs and one-case strings are common data; only auth-ish callees take them.
+    if one_kind and not (_AUTH_HINT.search(name) or (last[:1].isupper() and len(core) >= 32)):
+        return None
+    return "token"
+
+
+# A call or constructor named for credentials: new NetworkCredential("svc", "..."),
+# keyring.set_password("smtp", "me", "..."), new PDO($dsn, "root", "..."): a literal shaped
+# like a chosen password, after the first argument, is one.
+_CREDENTIAL_CALL_RE: Final = re.compile(
+    r"(?P<call>credential|password|passwd|login|logon|auth|pdo)[a-z0-9_]{0,40}[ \t]*\("
+)
+
+
+def _credential_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    args = _arguments(text, m.end())
+    if not args or len(args) < 2:
+        return []
+    return [
+        (start, end)
+        for start, end, is_string in args[1:]
+        if is_string and _password_shaped(text[start:end])
+    ]
+
+
+def _classify_credential_call(m: re.Match[str], text: str) -> str | None:
+    return "password" if _credential_call_spans(m, text) else None
+
+
+# Password flags of tools that take them in their own syntax: openssl -passout pass:X,
+# zip -P X, 7z -pX, ssh-keygen -N X.
+_TOOL_RES: Final = tuple(
+    re.compile(pattern.replace("VALUE", r"[\"']?(?P<secret>[^\s\"'`-][^\s\"'`]*)"))
+    for pattern in (
+        r"-pass(?:in|out|word)?[ \t]+[\"']?pass:VALUE",
+        r"(?:zip|unzip|zipcloak)\b[^\n;|&]{0,160}?[ \t]-p[ \t]+VALUE",
+        r"7z[a-z]?\b[^\n;|&]{0,160}?[ \t]-pVALUE",
+        r"ssh-keygen\b[^\n;|&]{0,160}?[ \t]-[np][ \t]+VALUE",
+    )
+)
+
+
+def _classify_tool(m: re.Match[str], text: str) -> str | None:
+    value = (group(m, text, "secret") or "").strip("'\"")
+    return None if is_reference(value) else "password"
+
+
+# Password hashes in crypt(3) form (.htpasswd, /etc/shadow): crackable, so secret.
+_CRYPT_HASH_RE: Final = re.compile(
+    r"\$(?:apr1|2[abxy]|5|6|y|gy|7|argon2id|argon2i|argon2d|sha1|md5)\$(?P<rest>[A-Za-z0-9./$=,+]{20,})"
+)
+
+
+def _classify_crypt(m: re.Match[str], text: str) -> str | None:
+    return "password-hash" if "$" in m.group("rest") else None
+
+
+def _crypt_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    return [m.span()]
+
+
+# expect scripts: expect "password:" / send "...\r".
+_EXPECT_SEND_RE: Final = re.compile(r"send[ \t]+(?:--[ \t]+)?\"(?P<secret>[^\"\n\\]{1,128})\\r\"")
+
+
+def _classify_expect_send(m: re.Match[str], text: str) -> str | None:
+    before = text[max(0, m.start() - 200) : m.start()].lower()
+    return (
+        "password"
+        if "expect" in before and ("assword" in before or "passphrase" in before)
+        else None
+    )
+
+
+# A CLI's login or auth subcommand given a token: vault login X, heroku auth:token X.
+_CLI_LOGIN_RE: Final = re.compile(
+    r"(?:login|auth|authenticate)[ \t]+(?P<secret>[A-Za-z0-9._~+/=-]{20,256})(?![A-Za-z0-9._~+/=-])"
+)
+
+
+def _classify_cli_login(m: re.Match[str], text: str) -> str | None:
+    value = group(m, text, "secret") or ""
+    if token_shaped(value):
+        return "token"
+    # Base62 drawn at random may hold no digit at all; a login's argument still is a token.
+    mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    random_enough = shannon_entropy(value) >= _expected_entropy(len(value), 62) - 0.7
+    return "token" if mixed and random_enough and not wordy(value) else None
+
+
+# --- Basic credentials anywhere ------------------------------------------------------------------
+
+_BASIC_RE: Final = re.compile(r"basic[ \t]+(?P<secret>[a-z0-9+/]{8,512}={0,2})(?![a-z0-9+/=])")
+
+
+def _classify_basic(m: re.Match[str], text: str) -> str | None:
+    value = text[m.start("secret") : m.end("secret")]
+    try:
+        raw = base64.b64decode(value + "=" * (-len(value) % 4), validate=True)
+        decoded = raw.decode("utf-8")
+    except (binascii.Error, ValueError):
+        return None
+    user, colon, password = decoded.partition(":")
+    if not colon or not password or not decoded.isprintable() or len(user) > 256:
+        return None
+    return "basic-auth"
+
+
+# --- bech32 secret keys ---------------------------------------------------------------------------
+
+_BECH32_RE: Final = re.compile(r"1(?P<data>[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,})(?![a-z0-9])")
+_HRP_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-")
+_SECRET_HRP: Final = re.compile(r"sec|sk|prv|priv|secret|key|seed|xsk")
+
+
+def _bech32_start(m: re.Match[str], text: str) -> int | None:
+    start = m.start()
+    limit = max(0, start - 40)
+    begin = start
+    while begin > limit and text[begin - 1].lower() in _HRP_CHARS:
+        begin -= 1
+    hrp = text[begin:start].lower()
+    if not hrp or not _SECRET_HRP.search(hrp):
+        return None
+    return begin
+
+
+def _classify_bech32(m: re.Match[str], text: str) -> str | None:
+    return None if _bech32_start(m, text) is None else "bech32-secret-key"
+
+
+def _bech32_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    begin = _bech32_start(m, text)
+    return [] if begin is None else [(begin, m.end())]
+
+
+PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
+    Rule("password", STRUCTURAL, _NETRC_RE, _classify_netrc, WORD, on_lowercase=True),
+    Rule("password", STRUCTURAL, _PGPASS_RE, _classify_pgpass),
+    Rule("password", STRUCTURAL, _XML_ELEMENT_RE, _classify_xml, on_lowercase=True),
+    Rule("password", STRUCTURAL, _XML_ADD_RE, _classify_xml, on_lowercase=True),
+    Rule("password", STRUCTURAL, _ORACLE_RE, _classify_oracle, WORD, on_lowercase=True),
+    Rule("password", STRUCTURAL, _DIRECTIVE_RE, _classify_directive, WORD, on_lowercase=True),
+    Rule(
+        "password",
+        ASSIGNMENT,
+        _AUTH_CALL_RE,
+        _classify_auth_call,
+        on_lowercase=True,
+        spans=_auth_call_spans,
+    ),
+    Rule(
+        "token",
+        ASSIGNMENT,
+        _TOKEN_ARG_RE,
+        _classify_token_arg,
+        run_chars=ALNUM + "+/_.:~=-",
+        min_run=20,
+        run_lead=8,
+        run_after="\"'`",
+    ),
+    Rule(
+        "password",
+        ASSIGNMENT,
+        _CREDENTIAL_CALL_RE,
+        _classify_credential_call,
+        on_lowercase=True,
+        spans=_credential_call_spans,
+    ),
+    *(Rule("password", STRUCTURAL, r, _classify_tool, WORD, on_lowercase=True) for r in _TOOL_RES),
+    Rule("password-hash", STRUCTURAL, _CRYPT_HASH_RE, _classify_crypt, WORD, spans=_crypt_spans),
+    Rule("password", STRUCTURAL, _EXPECT_SEND_RE, _classify_expect_send, WORD),
+    Rule("token", STRUCTURAL, _CLI_LOGIN_RE, _classify_cli_login, WORD),
+    Rule("basic-auth", STRUCTURAL, _BASIC_RE, _classify_basic, WORD, on_lowercase=True),
+    Rule(
+        "bech32-secret-key",
+        STRUCTURAL,
+        _BECH32_RE,
+        _classify_bech32,
+        on_lowercase=True,
+        spans=_bech32_spans,
+        run_chars=ALNUM + "_-",
+        min_run=40,
+    ),
+)
