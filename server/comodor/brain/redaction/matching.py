@@ -11,13 +11,15 @@ import bisect
 import functools
 import re
 from collections.abc import Iterator, Sequence
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
-import numpy as np
-import numpy.typing as npt
 
 from .base import MARKER_RE, Rule
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 
 @attrs.frozen
@@ -222,6 +224,8 @@ class _Prefixes:
         A prefix length is left out (searched for the old way) when its pieces occur so often
         (``ghp_ghp_ghp_...``) that checking each place would cost more than scanning.
         """
+        import numpy as np  # only long texts come here: a server starts without numpy
+
         # One byte per character (non-ASCII ones become "?"), so positions carry over;
         # 16-bit arithmetic wraps exactly like masking to 16 bits.
         raw = np.frombuffer(lowered.encode("ascii", "replace"), dtype=np.uint8).astype(np.uint16)
@@ -256,6 +260,8 @@ class _Prefixes:
 
 
 def _table(by_code: dict[int, list[str]]) -> npt.NDArray[np.bool_]:
+    import numpy as np
+
     table = np.zeros(1 << 16, dtype=np.bool_)
     table[list(by_code)] = True
     return table
