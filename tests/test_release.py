@@ -209,3 +209,44 @@ def test_the_wheel_in_a_clean_virtualenv_runs_the_demo(clean_venv: Path, tmp_pat
     )
     assert demo.returncode == 0, demo.stderr[-3000:]
     assert "-> Learned: Use single quotes for strings." in demo.stdout
+
+
+def _readme_cli_lines() -> list[str]:
+    """The command-line examples of README's "Command line" block, comments stripped."""
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("**Command line.**", 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    return [line.split("  #", 1)[0].strip() for line in block.splitlines() if line.strip()]
+
+
+def test_the_readme_command_block_is_found() -> None:
+    lines = _readme_cli_lines()
+    assert len(lines) >= 6 and all(line.startswith("comodor-lsp ") for line in lines)
+
+
+@pytest.mark.slow
+def test_every_command_line_readme_shows_runs_as_written_from_a_clean_install(
+    clean_venv: Path, tmp_path: Path
+) -> None:
+    """Installed from the clone into a fresh virtualenv, on a fresh brain, in README's order."""
+    import shlex
+
+    workspace = tmp_path / "project"
+    workspace.mkdir()
+    env = {
+        "PATH": f"{clean_venv / 'bin'}:{os.environ['PATH']}",
+        "HOME": str(tmp_path),
+        "COMODOR_HOME": str(tmp_path / "brain"),
+        "NO_COLOR": "1",
+    }
+    for line in _readme_cli_lines():
+        done = subprocess.run(
+            shlex.split(line),
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+            cwd=workspace,
+            env=env,
+        )
+        assert done.returncode == 0, (line, done.stdout[-2000:], done.stderr[-2000:])
+        assert "Traceback" not in done.stderr, line
