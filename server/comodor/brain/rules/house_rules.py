@@ -81,24 +81,22 @@ class HouseRules:
 
     def active(self, language: str | None = None) -> list[Rule]:
         """Confident, active rules that apply to ``language`` — from memory, no I/O."""
-        settings = self.shared.settings
-        if not settings.enabled or not settings.rules:
-            return []
-        return [
-            rule
-            for rule in self.rules
-            if rule.confident and rule.active and rules_module.applies_to(rule, language)
-        ]
+        return self._applying(language, contested=False)
 
     def contested(self, language: str | None = None) -> list[Rule]:
         """Active rules whose evidence disagrees, for ``language``: shown, never enforced."""
+        return self._applying(language, contested=True)
+
+    def _applying(self, language: str | None, *, contested: bool) -> list[Rule]:
         settings = self.shared.settings
         if not settings.enabled or not settings.rules:
             return []
         return [
             rule
             for rule in self.rules
-            if rule.contested and rule.active and rules_module.applies_to(rule, language)
+            if rule.active
+            and (rule.contested if contested else rule.confident)
+            and rules_module.applies_to(rule, language)
         ]
 
     def markdown(self) -> str:
