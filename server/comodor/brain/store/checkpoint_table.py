@@ -5,9 +5,7 @@ from __future__ import annotations
 import time
 
 from .backend import StoreBase
-from .rows import (
-    AgentWrite,
-)
+from .rows import AGENT_WRITE_COLUMNS, AgentWrite, agent_write_from_row
 
 
 class CheckpointRows(StoreBase):
@@ -44,27 +42,11 @@ class CheckpointRows(StoreBase):
 
     def last_agent_write(self, scope: str, path: str) -> AgentWrite | None:
         rows = self._read(
-            "SELECT id, scope, path, before_hash, after_hash, created, episode_id, status,"
-            " last_hash, created_at, source FROM agent_writes WHERE scope = ? AND path = ?"
+            f"SELECT {AGENT_WRITE_COLUMNS} FROM agent_writes WHERE scope = ? AND path = ?"
             " ORDER BY id DESC LIMIT 1",
             (scope, path),
         )
-        if not rows:
-            return None
-        row = rows[0]
-        return AgentWrite(
-            row[0],
-            row[1],
-            row[2],
-            row[3],
-            row[4],
-            bool(row[5]),
-            row[6],
-            row[7],
-            row[8],
-            row[9],
-            str(row[10]),
-        )
+        return agent_write_from_row(rows[0]) if rows else None
 
     def update_agent_write(
         self, write_id: int, *, status: str | None = None, last_hash: str | None = None

@@ -69,6 +69,20 @@ class AgentWrite:
     """Who made it: one of :data:`comodor.brain.models.AGENT_WRITE_SOURCES`."""
 
 
+AGENT_WRITE_COLUMNS = (
+    "id, scope, path, before_hash, after_hash, created, episode_id, status, last_hash,"
+    " created_at, source"
+)
+"""The columns :func:`agent_write_from_row` reads, in :class:`AgentWrite`'s order."""
+
+
+def agent_write_from_row(row: Sequence[Any]) -> AgentWrite:
+    values = list(row)
+    values[5] = bool(values[5])
+    values[10] = str(values[10])
+    return AgentWrite(*values)
+
+
 LESSON_COLUMNS = (
     "id, kind, scope, trigger, guidance, confidence, pinned, source, uses, wins, losses, "
     "created_at, updated_at, last_used, last_success"
