@@ -10,8 +10,15 @@ COMODOR_HOME, the log, every request body the model endpoint received, every LSP
 and a ``pg_dump --data-only`` of the team database -- and no 8-character piece of any
 secret may appear in any of them (the criterion of ``tests/support/unlisted_secrets.py``).
 
-The scan is first shown to find a secret planted in plain text in each of those places, so
-a scan that reads nothing cannot pass.
+After the clean verdict the same scan is shown to flag a secret planted in plain text in
+each kind of place (a file in the workspace and in COMODOR_HOME, the log, an LSP message, a
+team-database row), so a scan that reads nothing cannot pass. Run against the redactor
+before its pgpass fix, it fails on ``*:*:*:replicator:<password>`` taught as a rule (team
+database, AGENTS.md, house-rules.md, hover, memory notifications, the log).
+
+What is not scanned: the user's own files (``USERS_OWN``: the agent wrote the secrets there,
+they are the user's to keep), and text the words of the pieces alone would match (see
+:func:`_telling`).
 """
 
 from __future__ import annotations
