@@ -118,3 +118,20 @@ def _texts() -> list[str]:
 def test_searching_only_where_rules_can_match_finds_what_a_full_scan_finds(index: int) -> None:
     text = _texts()[index]
     assert sorted(candidates(text, RULES)) == sorted(_reference_candidates(text, RULES))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keep *:*:*:replicator:Copper93VUo_",
+        "copied from the wiki db.internal:5432:orders:orders_app:Harbor42xQ!",
+        "run_shell: *:*:*:replicator:Copper93VUo_",
+    ],
+)
+def test_a_pgpass_line_quoted_after_other_words_loses_its_password(text: str) -> None:
+    """A rule taught as "Keep <pgpass line>" or a denied action quoting one kept the password:
+    the line no longer starts with the host field, which the rule used to insist on
+    (found by the every-door session scan, issue 27)."""
+    password = text.rsplit(":", 1)[1]
+    assert password not in redact(text)
+    assert redact(text).endswith(":[REDACTED:password]")

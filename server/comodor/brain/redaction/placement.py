@@ -67,7 +67,11 @@ def _classify_pgpass(m: re.Match[str], text: str) -> str | None:
     line_start = text.rfind("\n", max(0, m.start() - 256), m.start()) + 1
     if line_start == 0 and m.start() > 256:
         return None
-    if not _HOST.fullmatch(text[line_start : m.start()]):
+    # The host field is the last word before the match: a pgpass line quoted after other
+    # words ("Keep *:*:*:replicator:pw", "run_shell: db:5432:...") is still one.
+    before = text[line_start : m.start()]
+    host = "" if not before or before[-1].isspace() else before.split()[-1]
+    if not _HOST.fullmatch(host):
         return None
     value = group(m, text, "secret") or ""
     return None if is_reference(value) else "password"

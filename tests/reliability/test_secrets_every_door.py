@@ -1,0 +1,311 @@
+"""Every door, every byte: both fake-secret corpora through one real session, then a scan.
+
+``test_secrets_everywhere`` pushes the listed corpus through the stored doors of a local
+brain. This session goes wider, as issue 27 asks: both corpora (the listed kinds and the
+unlisted ones the redactor was not written against), a team brain on a throwaway
+PostgreSQL, the server's own debug log, and every message the server sent back to the
+editor (diagnostics, hover, memory notifications, command results). Afterwards every byte
+it wrote is read -- brain, -wal, -shm, blobs, every file under the workspace and
+COMODOR_HOME, the log, every request body the model endpoint received, every LSP message,
+and a ``pg_dump --data-only`` of the team database -- and no 8-character piece of any
+secret may appear in any of them (the criterion of ``tests/support/unlisted_secrets.py``).
+
+After the clean verdict the same scan is shown to flag a secret planted in plain text in
+each kind of place (a file in the workspace and in COMODOR_HOME, the log, an LSP message, a
+team-database row), so a scan that reads nothing cannot pass. Run against the redactor
+before its pgpass fix, it fails on ``*:*:*:replicator:<password>`` taught as a rule (team
+database, AGENTS.md, house-rules.md, hover, memory notifications, the log).
+
+What is not scanned: the user's own files (``USERS_OWN``: the agent wrote the secrets there,
+they are the user's to keep), and text the words of the pieces alone would match (see
+:func:`_telling`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.fake_llm import FakeLLM, Reply
+from tests.support.postgres import Cluster
+from tests.support.rpc import SERVER, RawServer
+from tests.support.secrets import SECRET_SAMPLES
+from tests.support.unlisted_secrets import build_unlisted
+
+pytestmark = pytest.mark.slow
+
+_LISTED = [(f"listed:{s.name or s.kind}", s.secret, s.context) for s in SECRET_SAMPLES]
+_UNLISTED = [(f"unlisted:{s.name}", s.secret, s.context) for s in build_unlisted(0)]
+_SURROUNDINGS = "\0".join(
+    context.replace(secret, "\0") for _, secret, context in _LISTED + _UNLISTED
+)
+"""The corpus with every secret cut out: a piece found here says nothing about a secret."""
+
+_PROSE = re.compile(
+    r"[^A-Za-z0-9]*(?:[A-Z]?[a-z]+|[A-Z]+)(?:[^A-Za-z0-9]+(?:[A-Z]?[a-z]+|[A-Z]+))*[^A-Za-z0-9]*"
+)
+"""Words and punctuation, as prose and log lines are made of: ``response``, `` PRIVATE``."""
+
+
+def _pieces(secret: str, size: int) -> set[str]:
+    return {secret[i : i + size] for i in range(len(secret) - size + 1)}
+
+
+def _telling(secret: str) -> frozenset[str]:
+    """The pieces of *secret* whose presence anywhere means the secret leaked.
+
+    The 8-character pieces of :attr:`UnlistedSample.shingles`, less those any line of the
+    corpus holds anyway outside its secret (``-----BEGIN``, ``username=``) and those made
+    of words alone (``response`` of a Digest header, ``ignature`` of a SigV4 one): the
+    server's log and messages are full of words. A secret of words alone (a recovery
+    phrase) is checked by its 16-character pieces instead.
+    """
+    eight = {p for p in _pieces(secret, 8) if p not in _SURROUNDINGS and not _PROSE.fullmatch(p)}
+    if eight:
+        return frozenset(eight)
+    return frozenset(p for p in _pieces(secret, min(16, len(secret))) if p not in _SURROUNDINGS)
+
+
+# (name, context, the pieces none of the written bytes may hold)
+Secret = tuple[str, str, frozenset[str]]
+SECRETS: list[Secret] = [
+    (name, context, _telling(secret)) for name, secret, context in _LISTED + _UNLISTED
+]
+assert all(pieces for _, _, pieces in SECRETS), "every secret is checked"
+assert max(len(context) for _, context, _ in SECRETS) < 1980, "the teach door's limit"
+
+
+class _Recording(queue.Queue[dict[str, Any]]):
+    """A reply queue that also keeps every reply: what the server sent is scanned too."""
+
+    def __init__(self, kept: list[dict[str, Any]]) -> None:
+        super().__init__()
+        self.kept = kept
+
+    def put(self, item: dict[str, Any], block: bool = True, timeout: float | None = None) -> None:
+        self.kept.append(item)
+        super().put(item, block, timeout)
+
+
+def leaks(places: dict[str, bytes]) -> list[tuple[str, str, str]]:
+    """(secret, place, piece) for every telling piece of a secret found in a place.
+
+    Case matters, as in ``unlisted_secrets``: lower-cased, ``[REDACTED:age-secret-key]``
+    would hold a piece of ``AGE-SECRET-KEY-1...``. One pass over each distinct text, a
+    window per piece length, so megabytes of log and messages scan in seconds.
+    """
+    owners: dict[str, list[str]] = {}
+    for name, _, pieces in SECRETS:
+        for piece in pieces:
+            owners.setdefault(piece, []).append(name)
+    sizes = sorted({len(piece) for piece in owners})
+    by_text: dict[str, list[str]] = {}
+    for place, data in places.items():
+        by_text.setdefault(data.decode("utf-8", "replace"), []).append(place)
+    found = []
+    for text, where in by_text.items():
+        hits = {
+            text[i : i + size]
+            for size in sizes
+            for i in range(len(text) - size + 1)
+            if text[i : i + size] in owners
+        }
+        found += [
+            (name, place, piece) for piece in hits for name in owners[piece] for place in where
+        ]
+    return found
+
+
+@pytest.fixture
+def llm() -> Iterator[FakeLLM]:
+    """A model that echoes secrets of both corpora back as proposed lessons."""
+    with FakeLLM() as fake:
+        echo = [
+            {"kind": "env", "trigger": f"deploying {index}", "guidance": context}
+            for index, (_, context, _) in enumerate(SECRETS[::7])
+        ]
+        fake.set_default(Reply.chat(json.dumps({"lessons": echo, "skill": None})))
+        yield fake
+
+
+def _dump(cluster: Cluster, url: str) -> bytes:
+    """Every row of every table of the team database, as ``pg_dump --data-only`` prints it."""
+    database = url.rsplit("/", 1)[1]
+    done = cluster._run(
+        str(cluster.bin / "pg_dump"), "--data-only", "-h", str(cluster.sockets),
+        "-p", str(cluster.port), "-U", "postgres", "-d", database,
+    )  # fmt: skip
+    assert "COPY public." in done.stdout or "INSERT INTO" in done.stdout, done.stdout[:500]
+    return done.stdout.encode()
+
+
+USERS_OWN = {"app.py", "settings.py"}
+"""The files the user and the agent wrote themselves: the secrets are theirs to keep there."""
+
+
+def _files(*roots: Path) -> dict[str, bytes]:
+    """Every file under *roots* but the user's own, by path."""
+    return {
+        str(path): path.read_bytes()
+        for root in roots
+        for path in root.rglob("*")
+        if path.is_file() and path.relative_to(root).as_posix() not in USERS_OWN
+    }
+
+
+def _everything_written(
+    workspace: Path, home: Path, log: Path, llm: FakeLLM, sent: list[dict[str, Any]], dump: bytes
+) -> dict[str, bytes]:
+    places = _files(workspace, home)
+    places["server log"] = log.read_bytes()
+    places.update({f"model request {i}": r.body.encode() for i, r in enumerate(llm.requests)})
+    places.update({f"lsp message {i}": json.dumps(m).encode() for i, m in enumerate(sent)})
+    places["team database"] = dump
+    return places
+
+
+def test_no_piece_of_any_secret_reaches_any_byte_a_session_writes(
+    tmp_path: Path, brain_dir: Path, llm: FakeLLM, pg_cluster: Cluster, team_url: str
+) -> None:
+    started = time.monotonic()
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    (workspace / "app.py").write_text("print('hello')\n")
+    log = tmp_path / "server.log"
+    env = dict(os.environ, COMODOR_BRAIN_URL=team_url, COMODOR_USER="alice")
+    sent: list[dict[str, Any]] = []
+    with log.open("wb") as log_file:
+        server = RawServer(
+            workspace, env=env, stderr=log_file, command=[*SERVER, "--log-level", "debug"]
+        )
+        server.replies = _Recording(sent)
+        server.unaddressed = _Recording(sent)
+        try:
+            _session(server, workspace, llm)
+            # While the server runs: the brain's -wal and -shm, gone once it closes cleanly.
+            live = {f"{path} (server running)": data for path, data in _files(brain_dir).items()}
+        finally:
+            server.close()
+    sent += server.notifications
+    assert any(path.endswith("-wal (server running)") for path in live), sorted(live)
+    elapsed = time.monotonic() - started
+
+    # The doors were really used.
+    assert llm.requests, "reflection ran"
+    assert b"[REDACTED:" in (workspace / "AGENTS.md").read_bytes()
+    assert (workspace / ".comodor" / "house-rules.md").exists()
+    assert list(brain_dir.rglob("blobs/*/*")), "checkpoints were stored"
+    assert any(m.get("method") == "textDocument/publishDiagnostics" for m in sent)
+    assert any(m.get("method") == "comodor/memory" for m in sent)
+    assert any("House rules" in json.dumps(m.get("result")) for m in sent), "hover answered"
+    assert log.stat().st_size > 0
+    dump = _dump(pg_cluster, team_url)
+    assert b"[REDACTED:" in dump, "the team brain got the redacted text"
+
+    places = _everything_written(workspace, brain_dir, log, llm, sent, dump) | live
+    assert any(place.endswith(".db") for place in places), "the brain file is scanned"
+    found = sorted({(name, Path(place).name, piece) for name, place, piece in leaks(places)})
+    assert found == [], f"{len(found)} leaks of {len(SECRETS)} secrets: {found[:20]}"
+    assert elapsed < 120, f"the session took {elapsed:.1f} s"
+
+    # Fail-able: the same scan finds a secret planted in plain text in each kind of place.
+    name, context, _ = SECRETS[0]
+    (workspace / "notes.txt").write_text(context)
+    (brain_dir / "planted.txt").write_text(context)
+    with log.open("a") as log_file:
+        log_file.write(context)
+    sent.append({"method": "window/logMessage", "params": {"message": context}})
+    database = team_url.rsplit("/", 1)[1]
+    pg_cluster.psql(
+        f"CREATE TABLE planted (t text); INSERT INTO planted VALUES ($q${context}$q$)", database
+    )
+    planted = _everything_written(workspace, brain_dir, log, llm, sent, _dump(pg_cluster, team_url))
+    flagged = {place for secret, place, _ in leaks(planted) if secret == name}
+    assert {
+        str(workspace / "notes.txt"),
+        str(brain_dir / "planted.txt"),
+        "server log",
+        f"lsp message {len(sent) - 1}",
+        "team database",
+    } <= flagged, flagged
+
+
+def _session(server: RawServer, workspace: Path, llm: FakeLLM) -> None:
+    """Every door a user's text takes, each fed secrets of both corpora."""
+    server.initialize(
+        {
+            "watch": {"enabled": False},
+            "learning": {"prefetchDelayMs": 50},
+            "reflect": {"enabled": True, "endpoint": llm.url, "model": "fake-model"},
+            "sync": {"targets": ["AGENTS.md"]},
+        }
+    )
+
+    def ok(name: str, argument: Any) -> Any:
+        reply = server.command(name, argument, timeout=60)
+        assert "result" in reply, (name, reply)
+        return reply["result"]
+
+    for _, context, _ in SECRETS:
+        ok("comodor.teach", {"text": f"credentials: {context}"})
+        if len(context) <= 290:
+            ok("comodor.teachRule", {"statement": f"Keep {context}"})
+        ok("comodor.denied", {"tool": "run_shell", "subject": context})
+    contexts = [context for _, context, _ in SECRETS]
+    leak = "\n".join(contexts)
+    one_liners = [c for c in contexts if "\n" not in c and len(c) < 200]
+    failure = "deploy failed: " + " ".join(one_liners[:3])
+    task = ok("comodor.beginTask", {"goal": f"deploy with {contexts[0][:1000]}"})
+
+    # An agent writes a file full of secrets; the user corrects it in the editor.
+    agent_text = 'TOKEN_NAME = "x"\n' + leak + "\n"
+    uri = (workspace / "settings.py").as_uri()
+    (workspace / "settings.py").write_text(agent_text)
+    ok("comodor.agentEdit", {"uri": uri})
+    server.notify(
+        "textDocument/didOpen",
+        {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": agent_text}},
+    )
+    corrected = agent_text.replace('"x"', "'x'") + "# " + contexts[-1] + "\n"
+    (workspace / "settings.py").write_text(corrected)
+    server.notify("textDocument/didSave", {"textDocument": {"uri": uri}, "text": corrected})
+    server.wait_notification(
+        "comodor/memory", lambda params: params.get("action") == "correction", timeout=30
+    )
+    ok(
+        "comodor.endTask",
+        {
+            "taskId": task["taskId"],
+            "success": False,
+            "steps": 6,
+            "messages": [
+                {"role": "user", "content": leak},
+                {"role": "assistant", "content": leak},
+                {"role": "tool", "name": "deploy", "content": leak, "isError": True},
+                {"role": "tool", "name": "deploy", "content": failure, "isError": True},
+                {"role": "tool", "name": "deploy", "content": failure, "isError": True},
+            ],
+        },
+    )
+    server.wait_notification(
+        "comodor/memory", lambda params: params.get("action") == "learned", timeout=60
+    )
+    ok("comodor.feedback", {"good": False, "note": leak[:1900]})
+    ok("comodor.exportRules", {})
+    # Hover and diagnostics on the open file: the rules the user reads in the editor.
+    for line in range(0, 40, 5):
+        server.request(
+            "textDocument/hover",
+            {"textDocument": {"uri": uri}, "position": {"line": line, "character": 0}},
+        )
+    ok("comodor.rules", {"includeUnconfident": True})
+    ok("comodor.stats", {})
+    server.wait_notification("textDocument/publishDiagnostics", timeout=30)
