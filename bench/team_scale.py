@@ -53,6 +53,20 @@ COLUMNS = (
     "morning start p50 / p95 / max ms",
 )
 BATCH = 5000
+SPARE_MB = 3000
+"""Memory left for the rest of the machine (it has no swap, and other work runs on it):
+a run that would go below it stops and says so instead of waking the OOM killer."""
+
+
+class Stopped(RuntimeError):
+    """A size this machine cannot hold: the row says why, and the run ends there."""
+
+
+def available_mb() -> float:
+    for line in Path("/proc/meminfo").read_text().splitlines():
+        if line.startswith("MemAvailable:"):
+            return int(line.split()[1]) / 1024.0
+    return float("inf")
 
 
 def make_workspace(folder: Path) -> Path:
@@ -96,7 +110,18 @@ class Server:
         env = dict(os.environ, COMODOR_HOME=str(home), COMODOR_USER=user, COMODOR_BRAIN_URL=url)
         start = time.perf_counter()
         self.rpc = RawServer(workspace, env=env)
-        self.rpc.initialize({"watch": {"enabled": False}})
+        self.rpc.request(  # as RawServer.initialize, with room for a crowded morning
+            "initialize",
+            {
+                "processId": os.getpid(),
+                "rootUri": workspace.as_uri(),
+                "capabilities": {},
+                "workspaceFolders": [{"uri": workspace.as_uri(), "name": "ws"}],
+                "initializationOptions": {"watch": {"enabled": False}},
+            },
+            timeout=600,
+        )
+        self.rpc.notify("initialized", {})
         uri = (workspace / "app.py").as_uri()
         self.rpc.notify(
             "textDocument/didOpen",
@@ -130,7 +155,13 @@ def start_all(
         for n in range(count)
     ]
     if not together:
-        return [Server(*a) for a in args]
+        servers: list[Server] = []
+        for arguments in args:
+            if available_mb() < SPARE_MB:
+                close_all(servers)
+                raise Stopped(f"stopped after {len(servers)} servers: {available_mb():.0f} MB left")
+            servers.append(Server(*arguments))
+        return servers
     started: list[Server | BaseException] = [RuntimeError("not started")] * count
 
     def one(n: int) -> None:
@@ -223,9 +254,13 @@ def measure(
         rss = [s.rss_mb() for s in servers]
     finally:
         close_all(servers)
-    morning_servers = start_all(count, workspace, url, folder, f"am{count}", together=True)
-    morning = [s.ready_ms for s in morning_servers]
-    close_all(morning_servers)
+    needed = sum(rss) * 1.5  # a server at its peak, while it builds, holds more
+    if available_mb() - needed < SPARE_MB:
+        morning_cell = f"skipped: needs ~{needed:.0f} MB, {available_mb():.0f} MB free"
+    else:
+        morning_servers = start_all(count, workspace, url, folder, f"am{count}", together=True)
+        morning_cell = three([s.ready_ms for s in morning_servers])
+        close_all(morning_servers)
     cells = [
         str(count),
         three(ready),
@@ -233,7 +268,7 @@ def measure(
         three(seen),
         f"{total / count:.1f} / {total}",
         f"{statistics.median(rss):.0f} / {max(rss):.0f}",
-        three(morning),
+        morning_cell,
     ]
     return dict(zip(COLUMNS, cells, strict=True))
 
@@ -260,7 +295,11 @@ def run(
     )
     print(header(), flush=True)
     for count in counts:
-        print(line(measure(count, url, folder, workspace, queries, hops)), flush=True)
+        try:
+            print(line(measure(count, url, folder, workspace, queries, hops)), flush=True)
+        except Stopped as stop:
+            print(f"| {count} | {stop} |", flush=True)
+            break
     return 0
 
 
