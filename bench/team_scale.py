@@ -226,14 +226,24 @@ def visible(servers: Sequence[Server], hops: int, limit_s: float = 30.0) -> tupl
     return samples, missed
 
 
+_COUNTERS: dict[str, Any] = {}
+
+
 def connections(url: str) -> int:
+    """Comodor's sessions on the database, over a connection the bench opens once.
+
+    Opened before any server starts and kept: with N servers at the database's
+    connection limit a new connection would be refused, and the count is wanted then.
+    """
     import psycopg
 
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity "
-            "WHERE datname = current_database() AND application_name = 'comodor'"
-        ).fetchone()
+    conn = _COUNTERS.get(url)
+    if conn is None:
+        conn = _COUNTERS[url] = psycopg.connect(url, autocommit=True)
+    row = conn.execute(
+        "SELECT count(*) FROM pg_stat_activity "
+        "WHERE datname = current_database() AND application_name = 'comodor'"
+    ).fetchone()
     return int(row[0]) if row else 0
 
 
@@ -249,6 +259,7 @@ def measure(
     count: int, url: str, folder: Path, workspace: Path, queries: int, hops: int
 ) -> dict[str, str]:
     """One row: every column of :data:`COLUMNS` for ``count`` servers."""
+    connections(url)  # opens the counting connection while there is a slot for it
     servers = start_all(count, workspace, url, folder, f"seq{count}", together=False)
     try:
         ready = [s.ready_ms for s in servers]
@@ -298,12 +309,17 @@ def run(
         flush=True,
     )
     print(header(), flush=True)
-    for count in counts:
-        try:
-            print(line(measure(count, url, folder, workspace, queries, hops)), flush=True)
-        except Stopped as stop:
-            print(f"| {count} | {stop} |", flush=True)
-            break
+    try:
+        for count in counts:
+            try:
+                print(line(measure(count, url, folder, workspace, queries, hops)), flush=True)
+            except Stopped as stop:
+                print(f"| {count} | {stop} |", flush=True)
+                break
+    finally:
+        for conn in _COUNTERS.values():
+            conn.close()
+        _COUNTERS.clear()
     return 0
 
 
