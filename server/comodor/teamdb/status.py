@@ -101,9 +101,13 @@ def read_status(url: str) -> TeamStatus:
             application_name="comodor-status",
         ) as conn:  # fmt: skip
             return _read(conn, where)
-    except psycopg.Error as error:
+    except psycopg.OperationalError as error:
         raise BrainUnavailable(
             f"cannot reach the team database {where}: {describe(error)}"
+        ) from None
+    except psycopg.Error as error:  # reached, but a query was refused (no permission…)
+        raise BrainUnavailable(
+            f"cannot read the team database {where}: {describe(error)}"
         ) from None
 
 
