@@ -233,6 +233,43 @@ def _doctor(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _team_status(args: argparse.Namespace) -> int:
+    """The team database's size, users, last change and connections; exit 1 when unusable."""
+    import json
+
+    from .. import config
+    from .failure import Failure, line, refusals
+
+    loaded = config.for_workspace(_workspace(args.workspace))
+    if loaded.problems:
+        raise Failure(*refusals(loaded.problems))
+    url = loaded.settings.brain.url.strip()
+    if not url:
+        raise Failure(
+            line(
+                "no team brain is configured",
+                "Set brain.url (or COMODOR_BRAIN_URL) to the team database's postgresql:// URL",
+            )
+        )
+    from ..teamdb.postgres import is_database_url, redact_url
+
+    if not is_database_url(url):
+        raise Failure(
+            line(
+                f"brain.url must be a postgresql:// URL, got {redact_url(url)[:80]!r}",
+                "Set it (or COMODOR_BRAIN_URL) to the team database's postgresql:// URL",
+            )
+        )
+    from ..teamdb.status import read_status, render_status
+
+    status = read_status(url)  # BrainUnavailable: one line from failure.run
+    if args.json:
+        print(json.dumps(status.as_json(), indent=2, ensure_ascii=False))
+    else:
+        print(render_status(status))
+    return 0
+
+
 class _CallHelp(argparse.Action):
     """``call --help`` lists the protocol's commands, read from the table only when asked.
 
@@ -341,6 +378,14 @@ def build_parser() -> argparse.ArgumentParser:
     doctor.add_argument("--api-key-env", help="the NAME of the variable holding the API key")
     doctor.add_argument("--json", action="store_true", help="the checks as JSON, for scripts")
     doctor.set_defaults(handler=_doctor)
+    team = commands.add_parser("team", help="the team database: its status")
+    team_commands = team.add_subparsers(dest="team_command", metavar="COMMAND", required=True)
+    status = team_commands.add_parser(
+        "status", help="size per scope, users, last change, schema, connections, lag"
+    )
+    status.add_argument("--workspace", help="the project folder (default: here)")
+    status.add_argument("--json", action="store_true", help="the status as JSON, for scripts")
+    status.set_defaults(handler=_team_status)
     demo = commands.add_parser("demo", help="watch the brain learn on a temporary workspace")
     demo.add_argument("--keep", action="store_true", help="keep the temporary workspace")
     demo.set_defaults(handler=_demo)
