@@ -62,6 +62,8 @@ class Editor:
         self.messages: list[str] = []
         """``window/showMessage`` texts the server sent (what an editor would pop up)."""
         self.versions: dict[str, int] = {}
+        self.diagnostics: dict[str, list[types.Diagnostic]] = {}
+        """The last diagnostics published for each document (a client of our own only)."""
         self.stderr_tail: list[str] = []
         self.initialize_result: types.InitializeResult | None = None
         self._drain: asyncio.Task[None] | None = None
@@ -75,6 +77,10 @@ class Editor:
             @self.client.feature(types.WINDOW_SHOW_MESSAGE)  # type: ignore[untyped-decorator]
             def on_message(params: types.ShowMessageParams) -> None:
                 self.messages.append(params.message)
+
+            @self.client.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)  # type: ignore[untyped-decorator]
+            def on_diagnostics(params: types.PublishDiagnosticsParams) -> None:
+                self.diagnostics[params.uri] = list(params.diagnostics)
 
     # -- a server of our own -------------------------------------------------------- #
 
