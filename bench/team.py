@@ -16,12 +16,13 @@ the tests do; needs Debian's ``postgresql``). Prints three Markdown tables:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import statistics
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from comodor_lsp.brain.engine import LearningEngine
@@ -155,13 +156,9 @@ def row(name: str, local: list[float] | None, team: list[float]) -> str:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--writes", type=int, default=300)
-    parser.add_argument("--lessons", type=int, default=5000)
-    parser.add_argument("--queries", type=int, default=500)
-    parser.add_argument("--hops", type=int, default=30)
-    args = parser.parse_args(argv)
+@contextlib.contextmanager
+def throwaway_cluster() -> Iterator[tuple[Cluster, Path]]:
+    """A PostgreSQL cluster of Debian's binaries and a scratch folder, both gone after."""
     bin_dir = server_bin()
     if bin_dir is None:
         raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
@@ -169,20 +166,28 @@ def main(argv: list[str] | None = None) -> int:
     os.environ["PGPASSWORD"] = PASSWORD
     try:
         with tempfile.TemporaryDirectory() as raw:
-            folder = Path(raw)
-            local = writes(BrainStore(folder / "w-local.db"), args.writes)
-            team = writes(
-                open_team_store(folder / "w-team.db", cluster.new_database()), args.writes
-            )
-            recall_local = recall(BrainStore(folder / "r-local.db"), args.lessons, args.queries)
-            recall_team = recall(
-                open_team_store(folder / "r-team.db", cluster.new_database()),
-                args.lessons,
-                args.queries,
-            )
-            hops = propagation(cluster.new_database(), folder, args.hops)
+            yield cluster, Path(raw)
     finally:
         cluster.destroy()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--writes", type=int, default=300)
+    parser.add_argument("--lessons", type=int, default=5000)
+    parser.add_argument("--queries", type=int, default=500)
+    parser.add_argument("--hops", type=int, default=30)
+    args = parser.parse_args(argv)
+    with throwaway_cluster() as (cluster, folder):
+        local = writes(BrainStore(folder / "w-local.db"), args.writes)
+        team = writes(open_team_store(folder / "w-team.db", cluster.new_database()), args.writes)
+        recall_local = recall(BrainStore(folder / "r-local.db"), args.lessons, args.queries)
+        recall_team = recall(
+            open_team_store(folder / "r-team.db", cluster.new_database()),
+            args.lessons,
+            args.queries,
+        )
+        hops = propagation(cluster.new_database(), folder, args.hops)
     print(f"Writes through the engine ({args.writes} each; p50 / p95 ms):\n")
     print("| write | local file | team database (loopback) | ratio (p50) |")
     print("|---|---:|---:|---:|")

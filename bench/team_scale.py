@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -38,8 +37,7 @@ from comodor_lsp.paths import project_key
 from comodor_lsp.teamdb.connect import open_team_store
 
 from bench.corpus import Corpus
-from bench.team import git, hover, percentile
-from tests.support.postgres import PASSWORD, Cluster, server_bin
+from bench.team import git, hover, percentile, throwaway_cluster
 from tests.support.rpc import RawServer
 
 SCOPES = 5
@@ -342,23 +340,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--queries", type=int, default=200, help="steady-state playbooks per N")
     parser.add_argument("--hops", type=int, default=3, help="rules taught per N")
     args = parser.parse_args(argv)
-    bin_dir = server_bin()
-    if bin_dir is None:
-        raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
-    cluster = Cluster(bin_dir).init()
-    os.environ["PGPASSWORD"] = PASSWORD
-    try:
-        with tempfile.TemporaryDirectory() as raw:
-            return run(
-                cluster.new_database(),
-                Path(raw),
-                args.servers,
-                args.lessons,
-                args.queries,
-                args.hops,
-            )
-    finally:
-        cluster.destroy()
+    with throwaway_cluster() as (cluster, folder):
+        return run(
+            cluster.new_database(), folder, args.servers, args.lessons, args.queries, args.hops
+        )
 
 
 if __name__ == "__main__":
