@@ -9,6 +9,10 @@ Measures, in one run and against one server process:
   playbook/stats ratio: what recall costs on top of a trivial command;
 * the playbook for a request that was prefetched while the user typed it (a
   ``comodor/draft``): what an agent waits for when the editor sent the draft;
+* typing: a keystroke (an incremental ``didChange``) into a 5,000-line document and the
+  hover right behind it, against the same hover with no keystroke before it — what
+  following every change (pygls's copy, the text history kept for assistant edits, the
+  diagnostics and prefetch timers) costs the event loop per keystroke;
 * the server's resident memory once idle.
 
 Targets (issues 3 and 13): playbook and hover p95 ≤ 5 ms, ratio ≤ 2, process start →
@@ -62,6 +66,27 @@ async def _prefetched_playbooks(editor: Editor, queries: list[str]) -> list[floa
         samples.append((time.perf_counter() - start) * 1000)
         if not playbook["prefetched"]:
             raise AssertionError(f"the draft {query!r} was not prefetched")
+    return samples
+
+
+TYPED_LINES = 5_000
+"""The size of the document typed into: long enough that a per-keystroke copy would show."""
+
+
+async def _typing(editor: Editor, keystrokes: int) -> dict[str, list[float]]:
+    """Hover round trips right after a keystroke, and with none before them, interleaved."""
+    text = "".join(f"value_{n} = compute({n})  # line {n}\n" for n in range(TYPED_LINES))
+    editor.open("typed.py", text)
+    samples: dict[str, list[float]] = {"keystroke + hover": [], "hover alone": []}
+    for n in range(keystrokes):
+        line = TYPED_LINES // 2 + n % 100
+        start = time.perf_counter()
+        editor.type_at("typed.py", line, "x")
+        await editor.hover("typed.py", line=line)
+        samples["keystroke + hover"].append((time.perf_counter() - start) * 1000)
+        start = time.perf_counter()
+        await editor.hover("typed.py", line=line)
+        samples["hover alone"].append((time.perf_counter() - start) * 1000)
     return samples
 
 
@@ -119,6 +144,7 @@ async def _run(size: int, requests: int, folder: Path) -> dict[str, Any]:
                 await command("comodor.stats", {})
             timings[name].append((time.perf_counter() - start) * 1000)
     timings["prefetched"] = await _prefetched_playbooks(editor, queries[: max(1, requests // 3)])
+    timings.update(await _typing(editor, requests))
     await asyncio.sleep(1.0)
     idle_rss_mb = server.memory_info().rss / 2**20
     await editor.stop()
@@ -158,6 +184,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     print(f"| hover | {row['hover_p50']:.2f} | {row['hover_p95']:.2f} | p95 ≤ 5 |")
     print(f"| comodor.stats | {row['stats_p50']:.2f} | {row['stats_p95']:.2f} | |")
+    for name in ("keystroke + hover", "hover alone"):
+        print(
+            f"| {name}, {TYPED_LINES:,}-line document | {row[f'{name}_p50']:.2f} "
+            f"| {row[f'{name}_p95']:.2f} | |"
+        )
     print(f"| playbook / stats (p95) | | {row['ratio']:.2f} | ≤ 2 |")
     print(f"| initialize → response (process already up) | | {row['initialize_ms']:.0f} | |")
     print(f"| process start → ready to read (Python, imports) | | {row['ready_ms']:.0f} | |")
