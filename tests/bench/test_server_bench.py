@@ -23,6 +23,8 @@ def test_the_server_bench_prints_every_round_trip_and_the_prefetched_playbook(
         "comodor.playbook, prefetched while typing",
         "hover",
         "comodor.stats",
+        "keystroke + hover, 5,000-line document",
+        "hover alone, 5,000-line document",
         "playbook / stats (p95)",
         "process start → initialize answered",
         "idle RSS",
