@@ -40,26 +40,12 @@ from typing import Any
 from comodor_lsp.settings import LearningSettings
 
 from bench.lsp_client import BenchClient, running_server
+from tests.support.corrections import CORRECTION
 
 OPTIONS: dict[str, Any] = {"learning": {"prefetch": False}, "watch": {"enabled": False}}
 
 # -- ties and near-ties ------------------------------------------------------------ #
 
-CORRECTION: dict[tuple[str, str], tuple[str, str]] = {
-    ("quotes.style", "single"): ('x = "a"\ny = "b"\n', "x = 'a'\ny = 'b'\n"),
-    ("quotes.style", "double"): ("x = 'a'\ny = 'b'\n", 'x = "a"\ny = "b"\n'),
-    ("js.semicolons", "always"): ("const a = 1\nconst b = 2\n", "const a = 1;\nconst b = 2;\n"),
-    ("js.semicolons", "never"): ("const a = 1;\nconst b = 2;\n", "const a = 1\nconst b = 2\n"),
-    ("indent.style", "spaces"): (
-        "def f(x):\n\tif x:\n\t\treturn 1\n\treturn 2\n",
-        "def f(x):\n    if x:\n        return 1\n    return 2\n",
-    ),
-    ("indent.style", "tabs"): (
-        "def f(x):\n    if x:\n        return 1\n    return 2\n",
-        "def f(x):\n\tif x:\n\t\treturn 1\n\treturn 2\n",
-    ),
-}
-"""One correction: the agent's text and the text the user saves, per (dimension, value)."""
 DIMENSIONS = (
     ("quotes", "quotes.style", "single", "double", ".py"),
     ("semicolons", "js.semicolons", "always", "never", ".ts"),

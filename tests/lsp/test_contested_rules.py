@@ -14,22 +14,8 @@ from typing import Any
 import pytest
 
 from tests.lsp.session import Session
+from tests.support.corrections import CORRECTION
 
-# One correction's agent text and the user's saved text, per (dimension, value).
-CORRECTION: dict[tuple[str, str], tuple[str, str]] = {
-    ("quotes.style", "single"): ('x = "a"\ny = "b"\n', "x = 'a'\ny = 'b'\n"),
-    ("quotes.style", "double"): ("x = 'a'\ny = 'b'\n", 'x = "a"\ny = "b"\n'),
-    ("js.semicolons", "always"): ("const a = 1\nconst b = 2\n", "const a = 1;\nconst b = 2;\n"),
-    ("js.semicolons", "never"): ("const a = 1;\nconst b = 2;\n", "const a = 1\nconst b = 2\n"),
-    ("indent.style", "spaces"): (
-        "def f(x):\n\tif x:\n\t\treturn 1\n\treturn 2\n",
-        "def f(x):\n    if x:\n        return 1\n    return 2\n",
-    ),
-    ("indent.style", "tabs"): (
-        "def f(x):\n    if x:\n        return 1\n    return 2\n",
-        "def f(x):\n\tif x:\n\t\treturn 1\n\treturn 2\n",
-    ),
-}
 # (dimension, old value, new value, file suffix, a document that breaks the new value)
 DIMENSIONS = [
     ("quotes.style", "single", "double", ".py", "z = 'c'\nw = 'd'\n"),
