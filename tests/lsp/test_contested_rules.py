@@ -2,8 +2,8 @@
 
 Through a real server: the user corrects the agent one way twice, then the other
 way twice (or three times, then twice). The rule is listed as contested with both
-sides' evidence and hover says so, but no document gets a diagnostic for it and
-no playbook carries it. A third consistent correction turns it: confident,
+sides' evidence (hover says so beside a confident rule), but no document gets a
+diagnostic for it and no playbook carries it. A third consistent correction turns it: confident,
 diagnosed, in the playbook.
 """
 
@@ -60,7 +60,13 @@ async def test_two_against_two_is_contested_and_a_third_turns_it(
     assert (rule["value"], rule["confident"], rule["contested"]) == (new, False, True)
     assert rule["opposition"] == f"2 corrections for {old}"
     assert await diagnosed(session, f"check1{suffix}", breaking, key) == []
+    # Hover is null without a confident rule (the protocol); beside one, it says why
+    # this rule is not enforced. (Tabs against spaces has taught a confident width.)
+    if not any(other["confident"] for other in await session.rules()):
+        assert await session.hover_text(f"check1{suffix}") == "(no hover)"
+    await session.command("comodor.teachRule", {"statement": "Name tests after behaviour"})
     hover = await session.hover_text(f"check1{suffix}")
+    assert "Name tests after behaviour" in hover
     assert "contested, not enforced" in hover and f"against: 2 corrections for {old}" in hover
     playbook = (await session.command("comodor.playbook", {"query": "write a function"}))["text"]
     assert not any(statement in playbook for statement in STATEMENTS[key])

@@ -26,7 +26,7 @@ def render(rules: Sequence[RuleObject], *, command_links: bool) -> str:
     """The hover text: each rule's statement as plain text, its evidence, maybe actions.
 
     A contested rule says so, with both sides' evidence, so the user sees why it is
-    not enforced.
+    not enforced (the caller shows contested rules only beside a confident one).
 
     Statements are escaped (a team rule from a cloned repository must never render
     as a link); the only links are the ones added here, and only for clients that
@@ -67,7 +67,10 @@ def hover(ls: ComodorServer, params: types.HoverParams) -> types.Hover | None:
         return None
     uri = params.text_document.uri
     rules = app.document_rules(uri, document_language_id(ls, uri))
-    if not rules:
+    if not any(rule.confident for rule in rules):
+        # The protocol: null unless a confident rule applies. Contested rules are
+        # listed beside confident ones (and always in the rules view), never alone:
+        # a hover that only says "not enforced" is noise on every line.
         return None
     return types.Hover(
         contents=types.MarkupContent(
