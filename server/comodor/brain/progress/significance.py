@@ -47,13 +47,15 @@ arrangements; its cost grows with the number of values times the group size.
 At 40 values (20 against 20) it takes about 3 ms, and the normal approximation
 is already good there (``bench/progress_honesty.py`` measures both regimes).
 """
-SPARSE_BUDGET = 40_000
+SPARSE_VALUES = 6
+"""Distinct values up to which a large sample's rank test is tried exactly (within the budget)."""
+SPARSE_BUDGET = 8_000
 """Partial sums the sparse exact test may visit before it gives way to the normal approximation.
 
-A count with a handful of distinct values (most tasks 0 or 1 corrections) costs
-well under this even at 200 tasks (about 2,000 for four values, 1 ms); a count
-with many distinct values reaches it within a few milliseconds, and is the case
-the normal approximation handles well.
+Two to four distinct values (most tasks 0 or 1 corrections) stay well under it
+at 200 tasks (about 2,000 partial sums for four values, under a millisecond);
+more values reach it within 2 ms, and are the case the normal approximation
+handles well.
 """
 _RELATIVE_TOLERANCE = 1e-9
 
@@ -125,6 +127,8 @@ def _sparse_rank_p(
     at most C(size + k − 1, k − 1) of them, whatever the sample size, so a sparse
     count of 200 tasks is as cheap as 12 tasks of distinct values.
     """
+    if len(counts) > SPARSE_VALUES:
+        return None
     total = sum(counts.values())
     remaining = total
     states: dict[int, dict[int, int]] = {0: {0: 1}}
