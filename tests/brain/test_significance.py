@@ -132,3 +132,16 @@ def test_past_the_exact_limit_a_count_of_many_values_uses_the_normal_approximati
     # Too many distinct values for the sparse exact count: it gives way.
     assert significance._sparse_rank_p(Counter(pooled), doubled, 60, deviation, 60 * 121) is None
     assert 0 < rank_test(first, second).p_value < 0.001
+
+
+def test_the_sparse_exact_count_equals_listing_every_arrangement(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Forced onto the path large sparse samples take, small samples can be checked by listing.
+    monkeypatch.setattr(significance, "EXACT_LIMIT", 0)
+    rng = random.Random(11)
+    for _ in range(120):
+        spread = rng.choice([1, 2, 3, 5])  # two to six distinct values
+        first = [float(rng.randint(0, spread)) for _ in range(rng.randint(1, 7))]
+        second = [float(rng.randint(0, spread)) for _ in range(rng.randint(1, 7))]
+        assert rank_test(first, second).p_value == pytest.approx(_enumerated_p(first, second))
