@@ -23,6 +23,22 @@ verdict, under rules that keep the verdict honest:
   could never be claimed anyway), so small histories are not diluted by them.
   A change inside the flat band, or stated as a percentage of a tiny base, is
   never a claim.
+* Why the bound holds, and what it does not cover. Every test is a permutation
+  test of its own two groups, valid conditional on the pooled values (exact for
+  small samples and for sparse counts at any size; a normal approximation only
+  for large samples with many distinct values, where it is accurate), and
+  Tarone's family depends on those pooled values alone, so the Bonferroni
+  inequality behind Holm bounds the chance of any false claim by α. Both
+  directions are spent from the same α: each test is two-sided and a claim also
+  needs the means to move the way the ranks do. The one leak found was the
+  normal approximation on sparse counts in unbalanced groups (the holdout's 40
+  tasks against 160), now exact. Holm spends most of α when the measures vary
+  independently, so on noise the rate is about 3–4%, not far below 5%, and a
+  benchmark row of 200 histories (±3 points) cannot tell 4% from 6%. The bound
+  is for one look at a history; a user who opens the dashboard after every task
+  looks many times, and over 200 noise tasks looked at every 5 tasks from the
+  40th, 40% of histories showed some claim at some look: the correction does
+  not cover repeated looks.
 * The headline names the most significant change in either direction, and
   every significant regression besides it.
 * Cancelled tasks are left out; series that are zero throughout are dropped.
