@@ -48,7 +48,7 @@ def test_below_the_smallest_testable_history_it_says_how_many_more_tasks_could_s
     progress = analyse(_episodes([10, 9, 8, 7, 6]))
     assert not progress.enough_data
     assert progress.headline() == "Not enough tasks yet: 5 tasks recorded, 3 more could settle it."
-    assert progress.method().endswith("below 8 tasks no exact test of it could reach α = 5%.")
+    assert progress.method().endswith("below 8 tasks no exact test of it could reach α = 3%.")
     steps = progress.get("steps")
     assert steps is not None and steps.improving is None and steps.direction is None
     assert steps.verdict() == "not enough tasks yet" and steps.contrast.p_value is None
@@ -164,7 +164,7 @@ def test_series_that_never_vary_are_not_tested_and_cost_the_others_nothing() -> 
     assert progress.tests == 1  # steps only: success is 100% throughout
     success = progress.get("success")
     assert success is not None and success.verdict() == "no change"
-    assert progress.method().endswith("Holm-corrected across 1 test at α = 5%.")
+    assert progress.method().endswith("Holm-corrected across 1 test at α = 3%.")
 
 
 def test_cancelled_tasks_are_left_out_and_all_zero_series_dropped() -> None:

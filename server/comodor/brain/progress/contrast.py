@@ -32,7 +32,7 @@ import attrs
 
 from .significance import TestResult, fisher_exact, rank_test
 
-ALPHA = 0.05
+ALPHA = 0.03
 MIN_GROUP = 6
 """Tasks each group of the memory-off holdout needs before it is compared.
 
