@@ -17,6 +17,11 @@ kind names sorted, shuffled by ``random.Random(20261203)``, the first third to
 :data:`HELD_OUT`, the rest to :data:`TUNE` (:func:`_split`). Both sets are written out
 literally so they cannot drift. Only misses on ``TUNE`` may guide changes to the rules; the
 first run over ``HELD_OUT`` after tuning is the held-out result.
+
+First look, the redactor as it stood (commit ``cb13b1d``), 20 seeds, a kind "stored" when an
+8-character piece of its secret survives ``redact`` in any run (``python -m bench.redaction
+--arm unseen --names tune``, which names only the tune part's misses): **tune 29 of 90 stored,
+held-out 16 of 45 stored** -- about a third of new kinds leaked, on both parts alike.
 """
 
 from __future__ import annotations
