@@ -2,10 +2,14 @@
 
 ``tests/support/unseen_secrets.py`` is split once, before any run, into a tune part and a
 held-out part; these tests keep that split honest (fixed, disjoint, no kind repeated from the
-earlier corpora).
+earlier corpora), keep the tune part out of stored text, and keep commands and config lines
+that hold no literal secret readable.
 """
 
 from __future__ import annotations
+
+import pytest
+from comodor_lsp.brain.redaction.redactor import redact
 
 from tests.support.unseen_secrets import HELD_OUT, TUNE, _split, build_unseen, older_names
 
@@ -21,3 +25,47 @@ def test_the_unseen_batch_is_split_by_its_fixed_seed_into_a_third_held_out() -> 
     assert _split(names) == (set(TUNE), set(HELD_OUT))
     assert not TUNE & HELD_OUT
     assert len(HELD_OUT) == len(names) // 3
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_credentials_of_the_tune_part_are_not_stored(seed: int) -> None:
+    stored = []
+    for sample in build_unseen(seed):
+        if sample.name not in TUNE:
+            continue
+        redacted = redact(sample.context)
+        if any(piece in redacted for piece in sample.shingles):
+            stored.append((sample.name, redacted))
+    assert stored == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "mkdir -p /tmp/build && cp -p a b",
+        "ssh -l deploy -p 2222 host.example.com",
+        "docker run -u 1000 -p 8080:80 nginx",
+        'echo "$REGISTRY_PASSWORD" | docker login --username ci --password-stdin',
+        '__all__ = ["getpass","getuser","GetPassWarning"]',
+        'raise ValueError("password " + reason)',
+        'git config user.name "Jane Doe"',
+        "git config --global http.sslKey ~/.ssh/client.key",
+        "see https://github.com/acme/api/commit/4b825dc642cb6eb9a060e54bf8d69288fbee4904",
+        'pw = getpass.getpass("Password: ")',
+        "useradd -m -s /bin/bash jdoe",
+        'gh secret set DEPLOY_KEY --body "$KEY"',
+        "keytool -list -keystore app.jks -storepass:env STOREPASS",
+        "The password is stored in the vault, not here.",
+        "password required\n",
+        'OTEL_EXPORTER_OTLP_HEADERS="api-key=${NR_KEY}"',
+        "https://docs.python.org/3/library/secrets.html#module-secrets",
+        "x = os.environ.get('SECRET_KEY', '')",
+        "-----BEGIN PGP PUBLIC KEY BLOCK-----\nmQINBGA1234567890abcdefghijklmnop\n"
+        "-----END PGP PUBLIC KEY BLOCK-----",
+        "private: true",
+    ],
+)
+def test_commands_and_config_lines_without_a_literal_secret_are_left_untouched(
+    text: str,
+) -> None:
+    assert redact(text) == text

@@ -168,8 +168,8 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     digits = sum(map(str.isdigit, token))
     if not upper or not digits or upper + digits < 4 or upper + digits == len(token):
         return None
-    if wordy(token) or (token.startswith("/") and token.count("/") >= 2):
-        return None  # an identifier, a path or a JSON pointer
+    if wordy(token) or (token.startswith("/") and token.count("/") >= 2 and "+" not in token):
+        return None  # an identifier, a path or a JSON pointer (base64 may start with "/" too)
     before = text[max(0, m.start() - 40) : m.start()]
     if _DIGEST_PREFIX.search(before) or _DATA_URI.search(before):
         return None

@@ -33,6 +33,7 @@ from .base import (
 )
 from .values import (
     IDENTIFIER,
+    chosen,
     is_reference,
     never,
     plausible_bare,
@@ -124,6 +125,9 @@ def _assignment_kind(m: re.Match[str], text: str) -> tuple[str, bool] | None:
         return keyword.removesuffix("id"), False
     if keyword.startswith("credential"):
         return "credentials", True
+    if keyword == "private":
+        # MJ_APIKEY_PRIVATE: the private half of a named key; "private = True" is not one.
+        return ("private-key", True) if re.search("key|secret|token", compact[:-7]) else None
     if keyword == "mnemonic":
         return "seed-phrase", True
     if keyword in _COMPONENT_WORDS:
@@ -307,6 +311,63 @@ def _assignment(keyword: str) -> Rule:
     )
 
 
+_PAIR_KEYWORD: Final = (
+    r"(?P<kw>pass(?:[_-]?(?:word|phrase)|wd)?|pwd|secret|token|key|auth|credentials?)"
+)
+_NEVER_BARE: Final = r"(?P<bare>(?!))"
+
+
+def _named_pair() -> Rule:
+    """A call's name-value pair: ``define('AUTH_KEY', '...')``, ``setdefault("TOKEN", "...")``.
+
+    The name is a string saying secret, the value a literal that looks random or chosen.
+    """
+    return Rule(
+        "password",
+        ASSIGNMENT,
+        re.compile(rf"{_PAIR_KEYWORD}[\"'](?P<op>[ \t]*,[ \t]*)(?P<secret>{_VALUE}|{_NEVER_BARE})"),
+        _classify_named_pair,
+        on_lowercase=True,
+    )
+
+
+def _classify_named_pair(m: re.Match[str], text: str) -> str | None:
+    value = group(m, text, "dq") or group(m, text, "sq") or ""
+    if not (_looks_random(value) or chosen(value)):
+        return None  # __all__ = ["getpass", "getuser"]: a list of names, not a pair
+    kind = _classify_assignment(m, text)
+    if kind is not None:
+        return kind
+    # define('AUTH_KEY', ')Nfl...'): right after the comma the quote surely opens a string,
+    # so a random value starting with ")" or "," is one too.
+    found = _assignment_kind(m, text)
+    return found[0] if found and found[1] and len(value) >= 32 else None
+
+
+def _classify_named_call(m: re.Match[str], text: str) -> str | None:
+    kind = _classify_assignment(m, text)
+    if kind is None:
+        return None
+    value = group(m, text, "dq") or group(m, text, "sq") or ""
+    return kind if _looks_random(value) or chosen(value) else None
+
+
+def _named_call() -> Rule:
+    """A call named for a secret given one literal: ``.secret_key("...")``, ``setPassword(..)``.
+
+    The literal must look random or chosen: ``getpass("Password: ")`` is a prompt.
+    """
+    return Rule(
+        "password",
+        ASSIGNMENT,
+        re.compile(
+            rf"{_PAIR_KEYWORD}(?P<op>[ \t]*\([ \t]*)(?P<secret>{_VALUE}|{_NEVER_BARE})[ \t]*\)"
+        ),
+        _classify_named_call,
+        on_lowercase=True,
+    )
+
+
 # --- command lines ------------------------------------------------------------------------------
 
 _CLI_FLAG_RE: Final = re.compile(
@@ -345,7 +406,14 @@ def _cli_kind(word: str) -> str:
 
 def _classify_cli_flag(m: re.Match[str], text: str) -> str | None:
     kind = _cli_kind(m.group("kw"))
-    return kind if _plausible_value(m, text, kind, env_line=never) else None
+    if _plausible_value(m, text, kind, env_line=never):
+        return kind
+    # --cluster-password Summer41Mpj.sE: on a command line a dotted word with a digit and
+    # both cases is a chosen password, not an attribute path.
+    bare = group(m, text, "bare")
+    if kind == "password" and bare and "." in bare and chosen(bare) and not bare.endswith("."):
+        return kind
+    return None
 
 
 def _classify_tool_flag(m: re.Match[str], text: str) -> str | None:
@@ -504,7 +572,7 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     Rule("url-credentials", STRUCTURAL, _URL_TOKEN_USER_RE, _classify_url_token_user),
     Rule("basic-auth", STRUCTURAL, _CURL_USER_RE, _classify_curl_user),
     Rule("token", STRUCTURAL, _QUERY_SECRET_RE, _classify_query_secret, on_lowercase=True),
-    _assignment(r"pass(?:word|wd|phrase)?"),
+    _assignment(r"pass(?:[_-]?(?:word|phrase)|wd)?"),
     _assignment("pwd"),
     _assignment("secret"),
     _assignment("token"),
@@ -518,6 +586,9 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     _assignment("psk"),
     _assignment("authtok"),
     _assignment("seed"),
+    _assignment("private"),
+    _named_pair(),
+    _named_call(),
     Rule(
         "password",
         ASSIGNMENT,

@@ -216,7 +216,7 @@ def _argument(text: str, start: int, end: int) -> tuple[int, int, bool]:
 _PASSWORD_SHAPE: Final = re.compile(r"[^\s]{6,}")
 
 
-def _password_shaped(value: str) -> bool:
+def password_shaped(value: str) -> bool:
     """A literal that looks chosen as a password: letters with digits or symbols, no spaces."""
     if not _PASSWORD_SHAPE.fullmatch(value) or is_reference(value) or is_template(value):
         return False
@@ -244,7 +244,7 @@ def _auth_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
             return []
         if len(args) >= 2 and args[1][2]:
             value = text[args[1][0] : args[1][1]]
-            if _password_shaped(value) or token_shaped(value):
+            if password_shaped(value) or token_shaped(value):
                 spans.append(args[1][:2])
         elif len(args) == 1 and args[0][2] and token_shaped(text[args[0][0] : args[0][1]]):
             spans.append(args[0][:2])
@@ -253,7 +253,7 @@ def _auth_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     if len(args) < 3:
         return []
     for a_start, a_end, is_string in args[1:]:
-        if is_string and _password_shaped(text[a_start:a_end]):
+        if is_string and password_shaped(text[a_start:a_end]):
             spans.append((a_start, a_end))
     return spans
 
@@ -351,7 +351,7 @@ def _credential_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     return [
         (start, end)
         for start, end, is_string in args[1:]
-        if is_string and _password_shaped(text[start:end])
+        if is_string and password_shaped(text[start:end])
     ]
 
 
