@@ -22,6 +22,18 @@ First look, the redactor as it stood (commit ``cb13b1d``), 20 seeds, a kind "sto
 8-character piece of its secret survives ``redact`` in any run (``python -m bench.redaction
 --arm unseen --names tune``, which names only the tune part's misses): **tune 29 of 90 stored,
 held-out 16 of 45 stored** -- about a third of new kinds leaked, on both parts alike.
+
+Then rules were changed looking only at the tune part's misses (commit ``46abf03``: command
+lines and config lines by their syntax), until the tune part stored 0 of 90. (One bench run
+during tuning also printed the held-out *count*, 13, before the bench was changed to hide it;
+no held-out kind was named or looked at.) **The held-out part, looked at once after that:
+13 of 45 stored** (``android-signing-config-groovy``, ``azure-pipelines-setvariable-issecret``,
+``bundler-gems-host-env``, ``cloudflared-tunnel-token``, ``hexpm-api-key-mix-config``,
+``kaggle-json-key``, ``kubeadm-bootstrap-token``, ``minisign-secret-key-file``,
+``rails-secret-key-base-yaml``, ``rsyncd-secrets-line``, ``teams-incoming-webhook-url``,
+``terraform-state-random-password``, ``twitter-bearer-token-tweepy``): tuning took the tune
+part from 29 to 0 but the held-out part only from 16 to 13 -- the rules fit the formats they
+were written for far better than formats nobody looked at.
 """
 
 from __future__ import annotations
