@@ -39,9 +39,28 @@ def test_credentials_of_the_tune_part_are_not_stored(seed: int) -> None:
     assert stored == []
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_credentials_of_the_held_out_part_are_not_stored_after_fixing(seed: int) -> None:
+    """The held-out part's first look stored 13 of 45 kinds (see the corpus docstring); the
+    fixes that followed are general rules, but from here on this part is not unseen."""
+    stored = []
+    for sample in build_unseen(seed):
+        if sample.name not in HELD_OUT:
+            continue
+        redacted = redact(sample.context)
+        if any(piece in redacted for piece in sample.shingles):
+            stored.append((sample.name, redacted))
+    assert stored == []
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        "# load ~/.secrets\nsource ~/.secrets\n",
+        'qs.stringify(obj, "a%5Bb%5D%5Bc%5D=false")',
+        "see https://hooks.example.com/services/docs/getting-started-guide",
+        '{"user": "jdoe", "key": "theme"}',
+        "signingConfig signingConfigs.release\nkeyPassword System.getenv('KEY_PASSWORD')",
         "mkdir -p /tmp/build && cp -p a b",
         "ssh -l deploy -p 2222 host.example.com",
         "docker run -u 1000 -p 8080:80 nginx",

@@ -256,7 +256,7 @@ COMMAND_RULES: Final[tuple[Rule, ...]] = (
         ASSIGNMENT,
         _CONFIG_SET_RE,
         _classify_config,
-        WORD + ".",
+        WORD,  # mix hex.config api_key X: a tool's own config task
         on_lowercase=True,
         spans=_config_spans,
     ),

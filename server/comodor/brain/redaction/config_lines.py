@@ -50,6 +50,10 @@ _BLANK_SEPARATED_RE: Final = re.compile(
 
 def _classify_blank_separated(m: re.Match[str], text: str) -> str | None:
     start, end = _unquoted_span(m, text)
+    quoted = (start, end) != m.span("secret")
+    glued = m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_")
+    if glued and not quoted:
+        return None  # storePassword 'x' (Groovy, Gradle): a glued name only when quoted
     rest = _rest_of_line(text, m.end())
     # A bare value must end its line (a directive); a quoted one may stand anywhere.
     if (start, end) == m.span("secret") and rest and not rest.startswith("#"):
@@ -220,6 +224,7 @@ _URL_PATH_RE: Final = re.compile(
     r"://(?P<host>[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?)(?P<path>/[^\s?#\"'<>`)\]]{20,2048})"
 )
 _HEX: Final = re.compile(r"[0-9a-fA-F-]+")
+_HOOKISH: Final = re.compile(r"(?i)^(?:web)?hooks?(?:b?[0-9])?$|webhook|^receiver$|^collector$")
 
 
 def _random_segment(segment: str) -> bool:
@@ -260,6 +265,14 @@ def _url_path_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
                 else:
                     break
             return [(starts[i], m.end("path"))]
+    for i, segment in enumerate(segments[:-1]):
+        if _HOOKISH.search(segment):
+            # .../webhookb2/<id>@<id>/IncomingWebhook/<hex>/...: past a hook's name, ids
+            # and hex are its key (elsewhere hex in a path is a commit or an object id).
+            for j in range(i + 1, len(segments)):
+                if len(segments[j]) >= 16 and not wordy(segments[j]):
+                    return [(starts[j], m.end("path"))]
+            break
     return []
 
 
@@ -267,13 +280,113 @@ def _classify_url_path(m: re.Match[str], text: str) -> str | None:
     return "url-token" if _url_path_spans(m, text) else None
 
 
+# --- a key file's comment line, then the key ----------------------------------------------------
+
+_COMMENTED_KEY_RE: Final = re.compile(
+    r"(?:secret|private)[ \t]key[^\n]{0,40}\r?\n(?P<secret>[a-z0-9+/]{40,}={0,2})(?=\r?\n|$)"
+)
+
+
+def _classify_commented_key(m: re.Match[str], text: str) -> str | None:
+    """``untrusted comment: minisign encrypted secret key`` and the base64 line under it."""
+    line_start = text.rfind("\n", max(0, m.start() - 80), m.start()) + 1
+    if "comment" not in text[line_start : m.start()].lower():
+        return None
+    return "private-key"
+
+
+# --- files named for secrets: every line's last field ------------------------------------------
+
+_SECRETS_FILE_RE: Final = re.compile(r"secrets\b[^\n]{0,60}\n")
+
+
+def _secrets_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """Each line's last field under a comment naming a ``*secrets`` file.
+
+    ``# /etc/rsyncd.secrets`` then ``backup:pw``: of a ``user:secret`` field, the part after
+    the colon.
+    """
+    line_start = text.rfind("\n", max(0, m.start() - 80), m.start()) + 1
+    comment = text[line_start : m.start()]
+    if not comment.lstrip().startswith("#") or not re.search(r"[./_-]$", comment):
+        return []  # "# /etc/rsyncd.secrets", "# /etc/ppp/chap-secrets", not "# secrets"
+    spans: list[tuple[int, int]] = []
+    position = m.end()
+    for _ in range(64):
+        line_end = text.find("\n", position, position + 1024)
+        end = len(text) if line_end < 0 else line_end
+        line = text[position:end]
+        if not line.strip():
+            break
+        if not line.lstrip().startswith("#"):
+            last = list(re.finditer(r"\"[^\"\n]*\"|\S+", line))[-1]
+            begin, stop = last.span()
+            value = line[begin:stop]
+            if value.startswith('"') and value.endswith('"') and len(value) >= 2:
+                begin, stop = begin + 1, stop - 1
+            elif ":" in value:
+                begin += value.rindex(":") + 1
+            secret = line[begin:stop]
+            if literal_credential(secret) or (chosen(secret) and not is_reference(secret)):
+                spans.append((position + begin, position + stop))
+        if line_end < 0:
+            break
+        position = line_end + 1
+    return spans
+
+
+def _classify_secrets_file(m: re.Match[str], text: str) -> str | None:
+    return "password" if _secrets_file_spans(m, text) else None
+
+
+# --- Terraform state: what random_password generated ------------------------------------------
+
+_TF_RESULT_RE: Final = re.compile(
+    r"\"(?:result|bcrypt_hash)\":[ \t]*\"(?P<secret>(?:[^\"\\\n]|\\.){4,512})\""
+)
+
+
+def _classify_tf_result(m: re.Match[str], text: str) -> str | None:
+    before = text[max(0, m.start() - 1500) : m.start()]
+    return "password" if '"random_password"' in before or '"random_string"' in before else None
+
+
+# --- credentials scoped to a host in an environment variable's name ------------------------------
+
+_HOST_SCOPED_RE: Final = re.compile(
+    r"__(?P<tail>[A-Z0-9_]{1,64})=[\"']?[^\s:=\"']{1,64}:(?P<secret>[^\s\"']{4,256})"
+)
+
+
+def _classify_host_scoped(m: re.Match[str], text: str) -> str | None:
+    """``BUNDLE_GEMS__EXAMPLE__COM=user:password``: a host's credentials (Bundler's form)."""
+    start = m.start()
+    limit = max(0, start - 64)
+    while start > limit and (text[start - 1].isupper() or text[start - 1] in "_0123456789"):
+        start -= 1
+    if start == m.start() or (start > 0 and text[start - 1].isalnum()):
+        return None
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
 CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
+    Rule("password", STRUCTURAL, _HOST_SCOPED_RE, _classify_host_scoped),
+    Rule("private-key", STRUCTURAL, _COMMENTED_KEY_RE, _classify_commented_key, on_lowercase=True),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _SECRETS_FILE_RE,
+        _classify_secrets_file,
+        on_lowercase=True,
+        spans=_secrets_file_spans,
+    ),
+    Rule("password", STRUCTURAL, _TF_RESULT_RE, _classify_tf_result),
     Rule(
         "password",
         STRUCTURAL,
         _BLANK_SEPARATED_RE,
         _classify_blank_separated,
-        WORD + "-",
+        "-",
         on_lowercase=True,
         spans=_blank_separated_spans,
     ),

@@ -96,6 +96,12 @@ def _compact(name: str) -> str:
     return name.replace("-", "").replace("_", "").replace(".", "").lower()
 
 
+_SUFFIXED: Final = re.compile(
+    r"(?P<stem>key|secret|token|password|passwd)(?:base|value|data|b64|base64|hex|raw|plain)"
+)
+_USER_NEARBY: Final = re.compile(r"[\"']?(?:username|user_name|user|login)[\"']?[ \t]*[:=]")
+
+
 def _assignment_kind(m: re.Match[str], text: str) -> tuple[str, bool] | None:
     """The kind of secret an assignment holds and whether its name is a strong sign of one.
 
@@ -105,6 +111,12 @@ def _assignment_kind(m: re.Match[str], text: str) -> tuple[str, bool] | None:
     keyword = m.group("kw").replace("-", "").replace("_", "")
     start = m.start("kw")
     name = text[_name_start(m, text, extra="-.") : m.end("kw")]
+    suffixed = _SUFFIXED.fullmatch(keyword)
+    if suffixed is not None:
+        # secret_key_base, TOKEN_VALUE: the secret word and a suffix saying "its form".
+        keyword = suffixed.group("stem")
+        stem_length = len(re.split(r"[_-]", m.group("kw"))[0])
+        name = name[: len(name) - len(m.group("kw")) + stem_length]
     if keyword == "pass":
         before = text[max(0, start - 6) : start]
         if before and before[-1].islower() and before.lower().endswith(_NOT_PASS):
@@ -117,8 +129,11 @@ def _assignment_kind(m: re.Match[str], text: str) -> tuple[str, bool] | None:
         if found is not None and found.end() == len(compact):
             prefix = found.group()[:-3].rstrip("_-")
             return f"{prefix}-key", True
-        # key: value is everywhere (YAML maps, k8s secretKeyRef); only a random value counts.
-        return ("key", False) if len(compact) > 3 else None
+        # key: value is everywhere (YAML maps, k8s secretKeyRef); only a random value counts
+        # -- and a bare "key" only next to a user name ({"username": "u", "key": "..."}).
+        if len(compact) > 3 or _USER_NEARBY.search(text, max(0, start - 160), start + 160):
+            return "key", False
+        return None
     if keyword == "secret" and compact.endswith("clientsecret"):
         return "client-secret", True
     if keyword in {"session", "sessionid", "cookie"}:
@@ -223,6 +238,12 @@ def _looks_random(value: str) -> bool:
     return has_entropy(value, need_upper=False) or has_entropy(value.swapcase(), need_upper=False)
 
 
+def _machine_made(value: str) -> bool:
+    """A long run of letters and digits (hex included): a key beside a user name is one."""
+    value = value.strip("\"'")
+    return len(value) >= 24 and value.isalnum() and has_entropy(value, need_upper=False)
+
+
 _VERSION_LIKE: Final = re.compile(r"[0-9][0-9.:/-]*")
 
 
@@ -294,7 +315,7 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
     if m.group("kw") == "pass" and " " in text[m.start("secret") : m.end("secret")].strip():
         return None  # 'pass': 'The "pass" statement' -- prose about the keyword
     value = text[m.start("secret") : m.end("secret")]
-    if not strong and not _looks_random(value):
+    if not strong and not (_looks_random(value) or (kind == "key" and _machine_made(value))):
         return None
     if m.group("kw") == "pat" and any(c in value for c in "[](){}*+?^$|\\"):
         return None  # longopt_pat = r'[a-zA-Z](?:[a-zA-Z0-9-]*)': a pattern, not a PAT
@@ -411,7 +432,14 @@ def _classify_cli_flag(m: re.Match[str], text: str) -> str | None:
     # --cluster-password Summer41Mpj.sE: on a command line a dotted word with a digit and
     # both cases is a chosen password, not an attribute path.
     bare = group(m, text, "bare")
-    if kind == "password" and bare and "." in bare and chosen(bare) and not bare.endswith("."):
+    if not bare or "." not in bare or bare.endswith(".") or is_reference(bare):
+        return None
+    if kind == "password" and chosen(bare):
+        return kind
+    # --token u1zcv8.xfmr34oxznmtoj6j: digits in two parts and no part a plain word is a
+    # token (kubeadm's id.secret), not an attribute path.
+    parts = bare.split(".")
+    if sum(any(c.isdigit() for c in p) for p in parts) >= 2 and not any(p.isalpha() for p in parts):
         return kind
     return None
 
@@ -587,6 +615,9 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     _assignment("authtok"),
     _assignment("seed"),
     _assignment("private"),
+    _assignment(
+        r"(?:key|secret|token|password|passwd)[_-](?:base|value|data|b64|base64|hex|raw|plain)"
+    ),
     _named_pair(),
     _named_call(),
     Rule(

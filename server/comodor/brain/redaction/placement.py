@@ -32,6 +32,7 @@ import base64
 import binascii
 import math
 import re
+import urllib.parse
 from typing import Final
 
 from .base import ALNUM, ASSIGNMENT, MARKER_PREFIX, STRUCTURAL, WORD, Rule, group, shannon_entropy
@@ -264,7 +265,7 @@ def _classify_auth_call(m: re.Match[str], text: str) -> str | None:
 
 # A token-shaped literal as an argument: Github("..."), new Ably.Realtime('...').
 _TOKEN_ARG_RE: Final = re.compile(
-    r"[(,][ \t]{0,4}(?P<q>[\"'`])(?P<secret>[A-Za-z0-9+/_.:~=-]{20,300})(?P=q)[ \t]*[,)]"
+    r"[(,][ \t]{0,4}(?P<q>[\"'`])(?P<secret>[A-Za-z0-9+/_.:~=%-]{20,300})(?P=q)[ \t]*[,)]"
 )
 _HEX_ONLY: Final = re.compile(r"[0-9a-f]+|[0-9A-F]+")
 _UUID: Final = re.compile(
@@ -312,8 +313,13 @@ def _expected_entropy(length: int, alphabet: int) -> float:
     return math.log2(min(alphabet, length)) - (alphabet - 1) / (2 * length * math.log(2))
 
 
+_DECODED_QUERY: Final = re.compile(r"[\[\]{}&,;\s\"'<>]|=.")
+
+
 def _classify_token_arg(m: re.Match[str], text: str) -> str | None:
     value = group(m, text, "secret") or ""
+    if "%" in value and _DECODED_QUERY.search(urllib.parse.unquote(value)):
+        return None  # a URL-encoded query ("a%5Bb%5D=c"), not a URL-encoded token
     if not token_shaped(value):
         return None
     paren = (
@@ -486,7 +492,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         ASSIGNMENT,
         _TOKEN_ARG_RE,
         _classify_token_arg,
-        run_chars=ALNUM + "+/_.:~=-",
+        run_chars=ALNUM + "+/_.:~=%-",  # URL-encoded tokens hold %3D
         min_run=20,
         run_lead=8,
         run_after="\"'`",
