@@ -353,8 +353,10 @@ def _classify_tf_result(m: re.Match[str], text: str) -> str | None:
 
 # --- credentials scoped to a host in an environment variable's name ------------------------------
 
+# Found by the host's top-level domain ("__COM="): a bare "__" is on every line of Python.
 _HOST_SCOPED_RE: Final = re.compile(
-    r"__(?P<tail>[A-Z0-9_]{1,64})=[\"']?[^\s:=\"']{1,64}:(?P<secret>[^\s\"']{4,256})"
+    r"__(?:COM|ORG|NET|IO|DEV|APP|CLOUD|CO|EU|DE|UK|LOCAL|INTERNAL|CORP)"
+    r"=[\"']?[^\s:=\"']{1,64}:(?P<secret>[^\s\"']{4,256})"
 )
 
 
