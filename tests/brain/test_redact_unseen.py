@@ -88,3 +88,12 @@ def test_commands_and_config_lines_without_a_literal_secret_are_left_untouched(
     text: str,
 ) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize("before", ["", "Keep ", "credentials: "])
+def test_a_secrets_file_quoted_after_other_words_loses_its_passwords(before: str) -> None:
+    """Taught as a rule ("Keep # /etc/rsyncd.secrets ...") the comment no longer starts its
+    line; the every-door session scan found the password in AGENTS.md and the team database."""
+    text = f"{before}# /etc/rsyncd.secrets (mode 600)\nbackup:Orbit75ZsOYQCj\n"
+    assert "Orbit75ZsOYQCj" not in redact(text)
+    assert redact(text).endswith("backup:[REDACTED:password]\n")

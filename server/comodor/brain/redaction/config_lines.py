@@ -308,8 +308,10 @@ def _secrets_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     """
     line_start = text.rfind("\n", max(0, m.start() - 80), m.start()) + 1
     comment = text[line_start : m.start()]
-    if not comment.lstrip().startswith("#") or not re.search(r"[./_-]$", comment):
-        return []  # "# /etc/rsyncd.secrets", "# /etc/ppp/chap-secrets", not "# secrets"
+    if "#" not in comment or not re.search(r"[./_-]$", comment):
+        # "# /etc/rsyncd.secrets", "# /etc/ppp/chap-secrets" (also quoted after other words:
+        # "Keep # /etc/rsyncd.secrets ..."), not "# secrets"
+        return []
     spans: list[tuple[int, int]] = []
     position = m.end()
     for _ in range(64):
