@@ -298,6 +298,7 @@ def _classify_commented_key(m: re.Match[str], text: str) -> str | None:
 # --- files named for secrets: every line's last field ------------------------------------------
 
 _SECRETS_FILE_RE: Final = re.compile(r"secrets\b[^\n]{0,60}\n")
+_SECRETS_PATH: Final = re.compile(r"#[ \t]*[^\s#]*[./_-]$")  # "# /etc/rsyncd." before "secrets"
 
 
 def _secrets_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
@@ -308,7 +309,7 @@ def _secrets_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     """
     line_start = text.rfind("\n", max(0, m.start() - 80), m.start()) + 1
     comment = text[line_start : m.start()]
-    if "#" not in comment or not re.search(r"[./_-]$", comment):
+    if not _SECRETS_PATH.search(comment):
         # "# /etc/rsyncd.secrets", "# /etc/ppp/chap-secrets" (also quoted after other words:
         # "Keep # /etc/rsyncd.secrets ..."), not "# secrets"
         return []
@@ -329,7 +330,9 @@ def _secrets_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
             elif ":" in value:
                 begin += value.rindex(":") + 1
             secret = line[begin:stop]
-            if literal_credential(secret) or (chosen(secret) and not is_reference(secret)):
+            if any(c.isdigit() for c in secret) and (
+                literal_credential(secret) or (chosen(secret) and not is_reference(secret))
+            ):
                 spans.append((position + begin, position + stop))
         if line_end < 0:
             break
