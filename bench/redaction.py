@@ -20,7 +20,12 @@
 7. **A correction** (``--arm correction``): p95 of ``redact`` on a 5,000-line correction (the
    largest text a save redacts in one go), the budget being 5 ms.
 
-8. **A second opinion** (``--arm detect-secrets``, needs ``pip install detect-secrets``): which
+8. **Unseen kinds** (``--arm unseen``): the third batch, ``tests/support/unseen_secrets.py``,
+   written without reading the rules and split before any run: tune and held-out parts.
+   ``--names tune`` shows only the tune part, so tuning never sees how the held-out part
+   fares.
+
+9. **A second opinion** (``--arm detect-secrets``, needs ``pip install detect-secrets``): which
    unlisted kinds Yelp's detect-secrets finds (in its file mode, and in its line-by-line
    ad-hoc mode), whether it finds one ours stores, and what it costs on the 5,000-line
    correction.
@@ -46,6 +51,9 @@ from comodor_lsp.brain.redaction.redactor import find_secrets, redact
 
 from tests.support.secrets import build_corpus
 from tests.support.unlisted_secrets import FRESH, HELD_OUT, TUNE, build_unlisted
+from tests.support.unseen_secrets import HELD_OUT as UNSEEN_HELD_OUT
+from tests.support.unseen_secrets import TUNE as UNSEEN_TUNE
+from tests.support.unseen_secrets import build_unseen
 
 MB = 1024 * 1024
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -143,6 +151,20 @@ def unlisted(seeds: int) -> dict[str, tuple[int, list[str]]]:
     }
 
 
+def unseen(seeds: int) -> dict[str, tuple[int, list[str]]]:
+    """For each part of the third batch's split: (kinds, the kinds stored in at least one run)."""
+    stored: set[str] = set()
+    for seed in range(seeds):
+        for sample in build_unseen(seed):
+            redacted = redact(sample.context)
+            if any(piece in redacted for piece in sample.shingles):
+                stored.add(sample.name)
+    return {
+        "tune": (len(UNSEEN_TUNE), sorted(stored & UNSEEN_TUNE)),
+        "held-out": (len(UNSEEN_HELD_OUT), sorted(stored & UNSEEN_HELD_OUT)),
+    }
+
+
 TYPESCRIPT = NODE_MODULES / "typescript" / "lib" / "typescript.js"
 
 
@@ -210,8 +232,8 @@ def speed() -> list[tuple[str, float, float]]:
     return rows
 
 
-ARMS = ("kinds", "unlisted", "real-code", "correction", "speed", "detect-secrets")
-DEFAULT_ARMS = ("kinds", "unlisted", "real-code", "correction", "speed")
+ARMS = ("kinds", "unlisted", "unseen", "real-code", "correction", "speed", "detect-secrets")
+DEFAULT_ARMS = ("kinds", "unlisted", "unseen", "real-code", "correction", "speed")
 
 
 def _print_kinds(args: argparse.Namespace) -> None:
@@ -267,6 +289,22 @@ def _print_unlisted(args: argparse.Namespace) -> None:
     for half, (_, stored) in results.items():
         for name in stored:
             print(f"  stored ({half}): {name}")
+
+
+def _print_unseen(args: argparse.Namespace) -> None:
+    print(f"\n## Unseen credential kinds (tests/support/unseen_secrets.py, {args.seeds} seeds)\n")
+    print("| part | kinds | stored | share stored |")
+    print("|---|---:|---:|---:|")
+    results = unseen(args.seeds)
+    for part, (total, stored) in results.items():
+        if args.names == "tune" and part != "tune":
+            print(f"| {part} | {total} | (not looked at while tuning) | |")
+            continue
+        print(f"| {part} | {total} | {len(stored)} | {len(stored) / total:.0%} |")
+    for part, (_, stored) in results.items():
+        if args.names in (part, "all"):
+            for name in stored:
+                print(f"  stored ({part}): {name}")
 
 
 def _print_real_code(args: argparse.Namespace) -> None:
@@ -355,6 +393,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, default=20, help="corpus runs (default 20)")
     parser.add_argument("--show", type=int, default=0, help="print this many false positives")
+    parser.add_argument(
+        "--names",
+        choices=("all", "tune", "none"),
+        default="all",
+        help="whose stored unseen kinds to show (tune: held-out part neither counted nor named)",
+    )
     parser.add_argument("--no-speed", action="store_true", help="skip the 10 MB timings")
     parser.add_argument(
         "--arm",
@@ -370,6 +414,8 @@ def main(argv: list[str] | None = None) -> int:
         _print_kinds(args)
     if "unlisted" in arms:
         _print_unlisted(args)
+    if "unseen" in arms:
+        _print_unseen(args)
     if "real-code" in arms:
         _print_real_code(args)
     if "correction" in arms:

@@ -1,9 +1,9 @@
-"""Every door, every byte: both fake-secret corpora through one real session, then a scan.
+"""Every door, every byte: the fake-secret corpora through one real session, then a scan.
 
 ``test_secrets_everywhere`` pushes the listed corpus through the stored doors of a local
-brain. This session goes wider, as issue 27 asks: both corpora (the listed kinds and the
-unlisted ones the redactor was not written against), a team brain on a throwaway
-PostgreSQL, the server's own debug log, and every message the server sent back to the
+brain. This session goes wider, as issue 27 asks: every corpus (the listed kinds, the
+unlisted ones the redactor was not written against, the third, unseen batch), a team brain
+on a throwaway PostgreSQL, the server's own debug log, and every message the server sent back to the
 editor (diagnostics, hover, memory notifications, command results). Afterwards every byte
 it wrote is read -- brain, -wal, -shm, blobs, every file under the workspace and
 COMODOR_HOME, the log, every request body the model endpoint received, every LSP message,
@@ -39,13 +39,15 @@ from tests.support.postgres import Cluster
 from tests.support.rpc import SERVER, RawServer
 from tests.support.secrets import SECRET_SAMPLES
 from tests.support.unlisted_secrets import build_unlisted
+from tests.support.unseen_secrets import build_unseen
 
 pytestmark = pytest.mark.slow
 
 _LISTED = [(f"listed:{s.name or s.kind}", s.secret, s.context) for s in SECRET_SAMPLES]
 _UNLISTED = [(f"unlisted:{s.name}", s.secret, s.context) for s in build_unlisted(0)]
+_UNSEEN = [(f"unseen:{s.name}", s.secret, s.context) for s in build_unseen(0)]
 _SURROUNDINGS = "\0".join(
-    context.replace(secret, "\0") for _, secret, context in _LISTED + _UNLISTED
+    context.replace(secret, "\0") for _, secret, context in _LISTED + _UNLISTED + _UNSEEN
 )
 """The corpus with every secret cut out: a piece found here says nothing about a secret."""
 
@@ -77,7 +79,7 @@ def _telling(secret: str) -> frozenset[str]:
 # (name, context, the pieces none of the written bytes may hold)
 Secret = tuple[str, str, frozenset[str]]
 SECRETS: list[Secret] = [
-    (name, context, _telling(secret)) for name, secret, context in _LISTED + _UNLISTED
+    (name, context, _telling(secret)) for name, secret, context in _LISTED + _UNLISTED + _UNSEEN
 ]
 assert all(pieces for _, _, pieces in SECRETS), "every secret is checked"
 assert max(len(context) for _, context, _ in SECRETS) < 1980, "the teach door's limit"

@@ -7,6 +7,12 @@
 * :mod:`.placement` -- secrets found by where they stand, whoever issued them: credential
   files (netrc, pgpass, config directives), arguments of auth calls and clients, ``Basic``
   credentials anywhere, bech32 secret keys;
+* :mod:`.command_lines` -- passwords and tokens by the shape of a command line, whatever
+  the tool (``-P`` after ``-U user``, ``-storepass``, ``echo X | ... --password-stdin``,
+  ``add_user u X``, ``config set <credential key> X``, ``secret set``);
+* :mod:`.config_lines` -- the syntaxes config files share (``password X`` directives, SQL
+  ``IDENTIFIED BY``, header lists, tables with a secret column, armored secret blocks,
+  random URL path segments);
 * :mod:`.entropy` -- random-looking tokens nothing else names.
 
 :mod:`.matching` runs rules over a text and merges what they find;
@@ -18,6 +24,8 @@ from __future__ import annotations
 from typing import Final
 
 from .base import Rule
+from .command_lines import COMMAND_RULES
+from .config_lines import CONFIG_LINE_RULES
 from .entropy import ENTROPY_RULES
 from .keys import KEY_RULES
 from .named_fields import CONTEXT_RULES
@@ -29,6 +37,8 @@ RULES: Final[tuple[Rule, ...]] = (
     *KEY_RULES,
     *CONTEXT_RULES,
     *PLACEMENT_RULES,
+    *COMMAND_RULES,
+    *CONFIG_LINE_RULES,
     *ENTROPY_RULES,
 )
 

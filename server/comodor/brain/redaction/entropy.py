@@ -138,10 +138,13 @@ def _is_public_key_encoding(token: str) -> bool:
         head = base64.b64decode(token[:24] + "=" * (-len(token[:24]) % 4))
     except (binascii.Error, ValueError):
         return False
+    available = len(token.rstrip("=")) * 3 // 4
     if (
         len(head) >= 2
         and head[0] == 0x30
-        and (head[1] >= 0x80 or head[1] + 2 >= len(token) * 3 // 4 - 2)
+        # A short SEQUENCE states about the length there is (a line more, if wrapped); a
+        # random token that merely starts with 0x30 states some unrelated length.
+        and (head[1] >= 0x80 or available - 2 <= head[1] + 2 <= available + 48)
     ):
         return True  # an ASN.1 SEQUENCE (private ones are caught by the key rules first)
     # SSH wire format: a 4-byte length and then "ssh-rsa", "ecdsa-sha2-...", "sk-ssh-...".
@@ -157,6 +160,27 @@ _PREFIXED_HEX: Final = re.compile(r"[A-Za-z]{1,2}[0-9a-fA-F]{16,}")
 _SECRET_HINTS: Final = ("://", "-----", ":", "=", "_", "-")
 
 
+_JSON_STRING: Final = re.compile(r'"(?P<value>[A-Za-z0-9+/=_-]{20,})"')
+
+
+def _json_with_random_value(decoded: str) -> bool:
+    """``{"a":"...","s":"<random>"}``: a JSON object holding a random base64 string."""
+    if not decoded.startswith("{"):
+        return False
+    for m in _JSON_STRING.finditer(decoded):
+        value = m.group("value").rstrip("=")
+        if (
+            len(value) >= 20
+            and _NOT_HEX.search(value)
+            and any(c.isupper() for c in value)
+            and any(c.isdigit() for c in value)
+            and not wordy(value)
+            and shannon_entropy(value) >= _expected_entropy(len(value)) - 0.6
+        ):
+            return True
+    return False
+
+
 def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     token = group(m, text, "secret") or ""
     length = len(token.rstrip("="))
@@ -168,8 +192,8 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     digits = sum(map(str.isdigit, token))
     if not upper or not digits or upper + digits < 4 or upper + digits == len(token):
         return None
-    if wordy(token) or (token.startswith("/") and token.count("/") >= 2):
-        return None  # an identifier, a path or a JSON pointer
+    if wordy(token) or (token.startswith("/") and token.count("/") >= 2 and "+" not in token):
+        return None  # an identifier, a path or a JSON pointer (base64 may start with "/" too)
     before = text[max(0, m.start() - 40) : m.start()]
     if _DIGEST_PREFIX.search(before) or _DATA_URI.search(before):
         return None
@@ -177,6 +201,8 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
         return None
     decoded = _decodes_to_text(token)
     if decoded is not None:
+        if _json_with_random_value(decoded):
+            return "encoded-secret"  # a tunnel or service token: base64 of a JSON object
         if not any(hint in decoded for hint in _SECRET_HINTS):
             return None
         return "encoded-secret" if contains(decoded, _RECHECK) else None

@@ -178,6 +178,12 @@ class _Finder:
 SHORTCUTS_FROM: Final = 2048
 _INDEX_FROM: Final = SHORTCUTS_FROM
 _MASK: Final = (1 << 16) - 1
+# Multipliers of the 16-bit hashes of 3 and 4 characters: every character moves all bits,
+# so a position's hash rarely equals a prefix's by chance (shifts and xors kept only one bit
+# of a 4-character piece's first character: 2,900 false hits in a 5,000-line correction,
+# 1,100 with these).
+_M3: Final = (0x0C85, 0x0095)
+_M4: Final = (0x2F1B, 0x0C85, 0x0095)
 # Above this many candidate places (or one in 16 characters), a piece length is searched
 # for the old way.
 _MOST_HITS: Final = 20_000
@@ -192,7 +198,8 @@ class _Prefixes:
 
     A text of 5,000 lines would otherwise be scanned once per prefix (~200 of them, ~0.1 ms
     each). Instead each position's first 3 and 4 lower-cased characters are hashed to 16 bits
-    with numpy, a table says which hashes begin some prefix, and only those positions are
+    with numpy (multiply and add, wrapping), a table says which hashes begin some prefix
+    (looked up with ``np.take``, several times faster than indexing), and only those positions are
     checked with ``str.startswith``. Found on the lower-cased text, so a case-sensitive
     prefix's positions are a superset that :class:`_Finder` narrows down.
     """
@@ -208,11 +215,13 @@ class _Prefixes:
                     needle
                 )
                 continue
-            triple = ((codes[0] << 10) ^ (codes[1] << 5) ^ codes[2]) & _MASK
             if len(needle) == 3:
+                triple = (codes[0] * _M3[0] + codes[1] * _M3[1] + codes[2]) & _MASK
                 self._by_triple.setdefault(triple, []).append(needle)
             else:
-                quad = ((triple << 5) ^ codes[3]) & _MASK
+                quad = (
+                    codes[0] * _M4[0] + codes[1] * _M4[1] + codes[2] * _M4[2] + codes[3]
+                ) & _MASK
                 self._by_quad.setdefault(quad, []).append(needle)
         self._quad_table = _table(self._by_quad)
         self._triple_table = _table(self._by_triple)
@@ -233,11 +242,13 @@ class _Prefixes:
         skipped: set[int] = set()
         if len(raw) < 4:
             return found, {2, 3, 4}
-        triples = raw[:-2] << np.uint16(10)
-        triples ^= raw[1:-1] << np.uint16(5)
-        triples ^= raw[2:]
-        quads = triples[:-1] << np.uint16(5)
-        quads ^= raw[3:]
+        triples = raw[:-2] * np.uint16(_M3[0])
+        triples += raw[1:-1] * np.uint16(_M3[1])
+        triples += raw[2:]
+        quads = raw[:-3] * np.uint16(_M4[0])
+        quads += raw[1:-2] * np.uint16(_M4[1])
+        quads += raw[2:-1] * np.uint16(_M4[2])
+        quads += raw[3:]
         seven = np.uint16(127)
         pairs = raw[:-1] & seven
         pairs <<= np.uint16(7)
@@ -248,7 +259,8 @@ class _Prefixes:
             (3, triples, self._triple_table, self._by_triple),
             (2, pairs, self._pair_table, self._by_pair),
         ):
-            hits = np.flatnonzero(table[codes])
+            # np.take, not table[codes]: the same lookup, about five times faster.
+            hits = np.flatnonzero(np.take(table, codes))
             if len(hits) > most:
                 skipped.add(length)
                 continue

@@ -33,6 +33,7 @@ from .base import (
 )
 from .values import (
     IDENTIFIER,
+    chosen,
     is_reference,
     never,
     plausible_bare,
@@ -95,6 +96,12 @@ def _compact(name: str) -> str:
     return name.replace("-", "").replace("_", "").replace(".", "").lower()
 
 
+_SUFFIXED: Final = re.compile(
+    r"(?P<stem>key|secret|token|password|passwd)(?:base|value|data|b64|base64|hex|raw|plain)"
+)
+_USER_NEARBY: Final = re.compile(r"[\"']?(?:username|user_name|user|login)[\"']?[ \t]*[:=]")
+
+
 def _assignment_kind(m: re.Match[str], text: str) -> tuple[str, bool] | None:
     """The kind of secret an assignment holds and whether its name is a strong sign of one.
 
@@ -104,6 +111,12 @@ def _assignment_kind(m: re.Match[str], text: str) -> tuple[str, bool] | None:
     keyword = m.group("kw").replace("-", "").replace("_", "")
     start = m.start("kw")
     name = text[_name_start(m, text, extra="-.") : m.end("kw")]
+    suffixed = _SUFFIXED.fullmatch(keyword)
+    if suffixed is not None:
+        # secret_key_base, TOKEN_VALUE: the secret word and a suffix saying "its form".
+        keyword = suffixed.group("stem")
+        stem_length = len(re.split(r"[_-]", m.group("kw"))[0])
+        name = name[: len(name) - len(m.group("kw")) + stem_length]
     if keyword == "pass":
         before = text[max(0, start - 6) : start]
         if before and before[-1].islower() and before.lower().endswith(_NOT_PASS):
@@ -116,14 +129,20 @@ def _assignment_kind(m: re.Match[str], text: str) -> tuple[str, bool] | None:
         if found is not None and found.end() == len(compact):
             prefix = found.group()[:-3].rstrip("_-")
             return f"{prefix}-key", True
-        # key: value is everywhere (YAML maps, k8s secretKeyRef); only a random value counts.
-        return ("key", False) if len(compact) > 3 else None
+        # key: value is everywhere (YAML maps, k8s secretKeyRef); only a random value counts
+        # -- and a bare "key" only next to a user name ({"username": "u", "key": "..."}).
+        if len(compact) > 3 or _USER_NEARBY.search(text, max(0, start - 160), start + 160):
+            return "key", False
+        return None
     if keyword == "secret" and compact.endswith("clientsecret"):
         return "client-secret", True
     if keyword in {"session", "sessionid", "cookie"}:
         return keyword.removesuffix("id"), False
     if keyword.startswith("credential"):
         return "credentials", True
+    if keyword == "private":
+        # MJ_APIKEY_PRIVATE: the private half of a named key; "private = True" is not one.
+        return ("private-key", True) if re.search("key|secret|token", compact[:-7]) else None
     if keyword == "mnemonic":
         return "seed-phrase", True
     if keyword in _COMPONENT_WORDS:
@@ -219,6 +238,12 @@ def _looks_random(value: str) -> bool:
     return has_entropy(value, need_upper=False) or has_entropy(value.swapcase(), need_upper=False)
 
 
+def _machine_made(value: str) -> bool:
+    """A long run of letters and digits (hex included): a key beside a user name is one."""
+    value = value.strip("\"'")
+    return len(value) >= 24 and value.isalnum() and has_entropy(value, need_upper=False)
+
+
 _VERSION_LIKE: Final = re.compile(r"[0-9][0-9.:/-]*")
 
 
@@ -290,7 +315,7 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
     if m.group("kw") == "pass" and " " in text[m.start("secret") : m.end("secret")].strip():
         return None  # 'pass': 'The "pass" statement' -- prose about the keyword
     value = text[m.start("secret") : m.end("secret")]
-    if not strong and not _looks_random(value):
+    if not strong and not (_looks_random(value) or (kind == "key" and _machine_made(value))):
         return None
     if m.group("kw") == "pat" and any(c in value for c in "[](){}*+?^$|\\"):
         return None  # longopt_pat = r'[a-zA-Z](?:[a-zA-Z0-9-]*)': a pattern, not a PAT
@@ -303,6 +328,63 @@ def _assignment(keyword: str) -> Rule:
         ASSIGNMENT,
         assignment_pattern(keyword),
         _classify_assignment,
+        on_lowercase=True,
+    )
+
+
+_PAIR_KEYWORD: Final = (
+    r"(?P<kw>pass(?:[_-]?(?:word|phrase)|wd)?|pwd|secret|token|key|auth|credentials?)"
+)
+_NEVER_BARE: Final = r"(?P<bare>(?!))"
+
+
+def _named_pair() -> Rule:
+    """A call's name-value pair: ``define('AUTH_KEY', '...')``, ``setdefault("TOKEN", "...")``.
+
+    The name is a string saying secret, the value a literal that looks random or chosen.
+    """
+    return Rule(
+        "password",
+        ASSIGNMENT,
+        re.compile(rf"{_PAIR_KEYWORD}[\"'](?P<op>[ \t]*,[ \t]*)(?P<secret>{_VALUE}|{_NEVER_BARE})"),
+        _classify_named_pair,
+        on_lowercase=True,
+    )
+
+
+def _classify_named_pair(m: re.Match[str], text: str) -> str | None:
+    value = group(m, text, "dq") or group(m, text, "sq") or ""
+    if not (_looks_random(value) or chosen(value)):
+        return None  # __all__ = ["getpass", "getuser"]: a list of names, not a pair
+    kind = _classify_assignment(m, text)
+    if kind is not None:
+        return kind
+    # define('AUTH_KEY', ')Nfl...'): right after the comma the quote surely opens a string,
+    # so a random value starting with ")" or "," is one too.
+    found = _assignment_kind(m, text)
+    return found[0] if found and found[1] and len(value) >= 32 else None
+
+
+def _classify_named_call(m: re.Match[str], text: str) -> str | None:
+    kind = _classify_assignment(m, text)
+    if kind is None:
+        return None
+    value = group(m, text, "dq") or group(m, text, "sq") or ""
+    return kind if _looks_random(value) or chosen(value) else None
+
+
+def _named_call() -> Rule:
+    """A call named for a secret given one literal: ``.secret_key("...")``, ``setPassword(..)``.
+
+    The literal must look random or chosen: ``getpass("Password: ")`` is a prompt.
+    """
+    return Rule(
+        "password",
+        ASSIGNMENT,
+        re.compile(
+            rf"{_PAIR_KEYWORD}(?P<op>[ \t]*\([ \t]*)(?P<secret>{_VALUE}|{_NEVER_BARE})[ \t]*\)"
+        ),
+        _classify_named_call,
         on_lowercase=True,
     )
 
@@ -345,7 +427,21 @@ def _cli_kind(word: str) -> str:
 
 def _classify_cli_flag(m: re.Match[str], text: str) -> str | None:
     kind = _cli_kind(m.group("kw"))
-    return kind if _plausible_value(m, text, kind, env_line=never) else None
+    if _plausible_value(m, text, kind, env_line=never):
+        return kind
+    # --cluster-password Summer41Mpj.sE: on a command line a dotted word with a digit and
+    # both cases is a chosen password, not an attribute path.
+    bare = group(m, text, "bare")
+    if not bare or "." not in bare or bare.endswith(".") or is_reference(bare):
+        return None
+    if kind == "password" and chosen(bare):
+        return kind
+    # --token u1zcv8.xfmr34oxznmtoj6j: digits in two parts and no part a plain word is a
+    # token (kubeadm's id.secret), not an attribute path.
+    parts = bare.split(".")
+    if sum(any(c.isdigit() for c in p) for p in parts) >= 2 and not any(p.isalpha() for p in parts):
+        return kind
+    return None
 
 
 def _classify_tool_flag(m: re.Match[str], text: str) -> str | None:
@@ -504,7 +600,7 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     Rule("url-credentials", STRUCTURAL, _URL_TOKEN_USER_RE, _classify_url_token_user),
     Rule("basic-auth", STRUCTURAL, _CURL_USER_RE, _classify_curl_user),
     Rule("token", STRUCTURAL, _QUERY_SECRET_RE, _classify_query_secret, on_lowercase=True),
-    _assignment(r"pass(?:word|wd|phrase)?"),
+    _assignment(r"pass(?:[_-]?(?:word|phrase)|wd)?"),
     _assignment("pwd"),
     _assignment("secret"),
     _assignment("token"),
@@ -518,6 +614,12 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     _assignment("psk"),
     _assignment("authtok"),
     _assignment("seed"),
+    _assignment("private"),
+    _assignment(
+        r"(?:key|secret|token|password|passwd)[_-](?:base|value|data|b64|base64|hex|raw|plain)"
+    ),
+    _named_pair(),
+    _named_call(),
     Rule(
         "password",
         ASSIGNMENT,

@@ -32,6 +32,7 @@ import base64
 import binascii
 import math
 import re
+import urllib.parse
 from typing import Final
 
 from .base import ALNUM, ASSIGNMENT, MARKER_PREFIX, STRUCTURAL, WORD, Rule, group, shannon_entropy
@@ -216,7 +217,7 @@ def _argument(text: str, start: int, end: int) -> tuple[int, int, bool]:
 _PASSWORD_SHAPE: Final = re.compile(r"[^\s]{6,}")
 
 
-def _password_shaped(value: str) -> bool:
+def password_shaped(value: str) -> bool:
     """A literal that looks chosen as a password: letters with digits or symbols, no spaces."""
     if not _PASSWORD_SHAPE.fullmatch(value) or is_reference(value) or is_template(value):
         return False
@@ -244,7 +245,7 @@ def _auth_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
             return []
         if len(args) >= 2 and args[1][2]:
             value = text[args[1][0] : args[1][1]]
-            if _password_shaped(value) or token_shaped(value):
+            if password_shaped(value) or token_shaped(value):
                 spans.append(args[1][:2])
         elif len(args) == 1 and args[0][2] and token_shaped(text[args[0][0] : args[0][1]]):
             spans.append(args[0][:2])
@@ -253,7 +254,7 @@ def _auth_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     if len(args) < 3:
         return []
     for a_start, a_end, is_string in args[1:]:
-        if is_string and _password_shaped(text[a_start:a_end]):
+        if is_string and password_shaped(text[a_start:a_end]):
             spans.append((a_start, a_end))
     return spans
 
@@ -264,7 +265,7 @@ def _classify_auth_call(m: re.Match[str], text: str) -> str | None:
 
 # A token-shaped literal as an argument: Github("..."), new Ably.Realtime('...').
 _TOKEN_ARG_RE: Final = re.compile(
-    r"[(,][ \t]{0,4}(?P<q>[\"'`])(?P<secret>[A-Za-z0-9+/_.:~=-]{20,300})(?P=q)[ \t]*[,)]"
+    r"[(,][ \t]{0,4}(?P<q>[\"'`])(?P<secret>[A-Za-z0-9+/_.:~=%-]{20,300})(?P=q)[ \t]*[,)]"
 )
 _HEX_ONLY: Final = re.compile(r"[0-9a-f]+|[0-9A-F]+")
 _UUID: Final = re.compile(
@@ -312,8 +313,13 @@ def _expected_entropy(length: int, alphabet: int) -> float:
     return math.log2(min(alphabet, length)) - (alphabet - 1) / (2 * length * math.log(2))
 
 
+_DECODED_QUERY: Final = re.compile(r"[\[\]{}&,;\s\"'<>]|=.")
+
+
 def _classify_token_arg(m: re.Match[str], text: str) -> str | None:
     value = group(m, text, "secret") or ""
+    if "%" in value and _DECODED_QUERY.search(urllib.parse.unquote(value)):
+        return None  # a URL-encoded query ("a%5Bb%5D=c"), not a URL-encoded token
     if not token_shaped(value):
         return None
     paren = (
@@ -351,7 +357,7 @@ def _credential_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     return [
         (start, end)
         for start, end, is_string in args[1:]
-        if is_string and _password_shaped(text[start:end])
+        if is_string and password_shaped(text[start:end])
     ]
 
 
@@ -486,7 +492,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         ASSIGNMENT,
         _TOKEN_ARG_RE,
         _classify_token_arg,
-        run_chars=ALNUM + "+/_.:~=-",
+        run_chars=ALNUM + "+/_.:~=%-",  # URL-encoded tokens hold %3D
         min_run=20,
         run_lead=8,
         run_after="\"'`",

@@ -63,6 +63,18 @@ def _chosen_with_a_dot(value: str) -> bool:
     )
 
 
+def chosen(value: str) -> bool:
+    """Letters with digits or symbols, both cases, no blank: what a person picks as a password."""
+    return (
+        len(value) >= 8
+        and not any(c.isspace() for c in value)
+        and any(c.isalpha() for c in value)
+        and any(not c.isalpha() for c in value)
+        and any(c.isupper() for c in value)
+        and any(c.islower() for c in value)
+    )
+
+
 def is_template(value: str) -> bool:
     """Whether *value* is built from interpolations (``"${DB_PASSWORD}"``, ``f"Bearer {t}"``).
 
