@@ -67,21 +67,36 @@ async function writeStats() {
   }
 }
 
-/** Offers completion.json's `text` where the line before the cursor is its `prefix`. */
+let acceptCount = 0;
+
+/** After VS Code inserted an accepted completion (the item's command): where it landed, so a
+ *  test can tell which document version was the assistant's. */
+function accepted(uri) {
+  acceptCount += 1;
+  const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri);
+  writeJson(`accepted-${acceptCount}.json`, { uri, version: doc ? doc.version : null, at: Date.now() });
+}
+
+/** Offers completion.json's `text` where the line before the cursor is its `prefix`
+ *  (or, with `offers: [{prefix, text}, ...]`, the first offer whose prefix matches). */
 const inlineProvider = {
   provideInlineCompletionItems(document, position) {
-    let offer;
+    let offers;
     try {
-      offer = readJson('completion.json');
+      const data = readJson('completion.json');
+      offers = Array.isArray(data.offers) ? data.offers : [data];
     } catch {
       return [];
     }
     const before = document.lineAt(position.line).text.slice(0, position.character);
-    if (before !== offer.prefix) {
+    const offer = offers.find((o) => o.prefix === before);
+    if (!offer) {
       return [];
     }
     fs.appendFileSync(path.join(controlDir(), 'offered.log'), `${document.uri.toString()} ${position.line}\n`);
-    return [new vscode.InlineCompletionItem(offer.text, new vscode.Range(position, position))];
+    const item = new vscode.InlineCompletionItem(offer.text, new vscode.Range(position, position));
+    item.command = { command: 'testAssistant.accepted', title: 'accepted', arguments: [document.uri.toString()] };
+    return [item];
   },
 };
 
@@ -89,7 +104,8 @@ function activate(context) {
   context.subscriptions.push(
     vscode.commands.registerCommand('testAssistant.applyPlan', applyPlan),
     vscode.commands.registerCommand('testAssistant.writeStats', writeStats),
-    vscode.languages.registerInlineCompletionItemProvider({ language: 'python' }, inlineProvider),
+    vscode.commands.registerCommand('testAssistant.accepted', accepted),
+    vscode.languages.registerInlineCompletionItemProvider([{ language: 'python' }, { language: 'typescript' }], inlineProvider),
   );
   writeJson('activated.json', { vscode: vscode.version, at: Date.now() });
 }
