@@ -54,6 +54,16 @@ CONNECT_TIMEOUT_S = 3
 """How long opening one connection may take before the database counts as unreachable."""
 POOL_TIMEOUT_S = 4.0
 """How long a call waits for a pooled connection (a dead server fails faster: refused)."""
+POOL_SIZE = 1
+"""Pooled connections per server: one writer (and reader); the listener is the other.
+
+PostgreSQL's ``max_connections`` (100 by default, 3 of them kept for superusers) is
+the team's budget: at two per server it holds 48 editors, at five (a pool that grew
+to four under load, plus the listener) only 19, and a server refused its listener
+connection hears no change. Callers on other threads wait for the one connection
+(statements are short: reads are single statements or one snapshot, writes one
+transaction) instead of opening more.
+"""
 URL_SCHEMES = ("postgresql", "postgres")
 RECEIPT_DAYS = 30
 """How long a receipt is kept: far longer than an outbox entry waits to be deleted."""
@@ -139,8 +149,8 @@ class PostgresDatabase(StoreBase):
         *,
         origin: str = "",
         voter: str = "",
-        min_size: int = 1,
-        max_size: int = 4,
+        min_size: int = POOL_SIZE,
+        max_size: int = POOL_SIZE,
     ) -> None:
         import psycopg
         from psycopg_pool import ConnectionPool
@@ -291,7 +301,12 @@ class PostgresDatabase(StoreBase):
             return
         with self._pool.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            yield _Tx(conn)
+            tx = _Tx(conn)
+            self._local.tx = tx  # a read inside joins it (the pool has one connection)
+            try:
+                yield tx
+            finally:
+                self._local.tx = None
 
     def _search_rows(
         self, columns: str, words: Sequence[str], scopes: Sequence[str], limit: int
