@@ -61,6 +61,7 @@ class TeamListener:
         on_lost: Callable[[str], None],
         on_back: Callable[[], None],
         backoff: Backoff | None = None,
+        offline: Callable[[], bool] | None = None,
     ) -> None:
         self.url = url
         self.origin = origin
@@ -68,8 +69,12 @@ class TeamListener:
         """Called with ``ours`` (a commit by this process) for every notification."""
         self.on_lost = on_lost
         self.on_back = on_back
+        self.offline = offline
+        """Whether the store still counts itself offline while we are connected."""
         self.connected = threading.Event()
         self.backoff = backoff or Backoff()
+        self.nudges = Backoff()
+        """Waits between ``on_back`` calls while connected but the store is still offline."""
         self.attempts = 0
         """Connections tried so far (each a TCP connect and login the database sees)."""
         self._stop = threading.Event()
@@ -123,12 +128,17 @@ class TeamListener:
             self.connected.set()
             self._call(self.on_change, False)  # whatever happened before we listened
             since = time.monotonic()
+            self.nudges.reset()
+            nudge_at = since + self.nudges.next()
             try:
                 while not self._stop.is_set():
                     for note in conn.notifies(timeout=WAKE_S):
                         self._call(self.on_change, note.payload == self.origin)
-                    if self.backoff.failures and time.monotonic() - since >= HEALTHY_S:
+                    now = time.monotonic()
+                    if self.backoff.failures and now - since >= HEALTHY_S:
                         self.backoff.reset()
+                    if now >= nudge_at:
+                        nudge_at = now + self._nudge()
             except psycopg.Error as error:
                 self.connected.clear()
                 self._call(self.on_lost, str(error).splitlines()[0] if str(error) else "")
@@ -138,6 +148,29 @@ class TeamListener:
             # Lost: wait before the first try too (a database that drops every new
             # connection at once must not be reconnected to in a tight loop).
             self._stop.wait(self.backoff.next())
+
+    def _nudge(self) -> float:
+        """Tell the store again that the database is back, if it still thinks otherwise.
+
+        The listener can be back before the store's own pooled connection is (the pool
+        reconnects on its own, slower, backoff): the outbox then fails to go out and
+        the store counts itself offline again, with nothing left to wake it, and
+        its queued writes would wait for the user's next one. While that lasts,
+        ``on_back`` is called again after a growing, jittered wait; the seconds until
+        the next look are returned.
+        """
+        if self.offline is None:
+            return HEALTHY_S
+        try:
+            behind = self.offline()
+        except Exception:
+            log.exception("asking the store whether it is online failed")
+            behind = False
+        if not behind:
+            self.nudges.reset()
+            return WAKE_S
+        self._call(self.on_back)
+        return self.nudges.next()
 
     def _call(self, function: Callable[..., None], *args: Any) -> None:
         try:

@@ -72,5 +72,10 @@ def watch_team(
         post(catch_up, "send the outbox and catch up with the team database")
 
     return TeamListener(
-        url, store.origin, on_change=changed, on_lost=store.went_offline, on_back=back
+        url,
+        store.origin,
+        on_change=changed,
+        on_lost=store.went_offline,
+        on_back=back,
+        offline=lambda: not store.online,
     ).start()
