@@ -12,7 +12,6 @@ import time
 from pathlib import Path
 
 import psycopg
-
 from comodor_lsp.brain.engine import LearningEngine
 from comodor_lsp.teamdb.connect import open_team_store
 from comodor_lsp.teamdb.listener import TeamListener
@@ -49,7 +48,7 @@ def test_eight_busy_threads_share_one_pooled_connection_and_all_finish(
 
     def busy(number: int) -> None:
         try:
-            for round_ in range(15):
+            for _ in range(15):
                 store.lessons(["project:busy"], 50)
                 store.rules(["project:busy"])
                 store.count_lessons(["project:busy"])
