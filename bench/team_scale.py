@@ -302,6 +302,7 @@ def measure(
     queries: int,
     hops: int,
     server_log: Path | None = None,
+    morning: bool = True,
 ) -> dict[str, str]:
     """One row: every column of :data:`COLUMNS` for ``count`` servers."""
     connections(url)  # opens the counting connection while there is a slot for it
@@ -324,12 +325,18 @@ def measure(
     total = sum(held.values())
     turned_away = refused(server_log) - refused_before
     needed = sum(rss) * 1.5  # a server at its peak, while it builds, holds more
-    if available_mb() - needed < SPARE_MB:
+    if not morning:
+        morning_cell = "skipped (--no-morning)"
+    elif available_mb() - needed < SPARE_MB:
         morning_cell = f"skipped: needs ~{needed:.0f} MB, {available_mb():.0f} MB free"
     else:
-        morning_servers = start_all(count, workspace, url, folder, f"am{count}", together=True)
-        morning_cell = three([s.ready_ms for s in morning_servers])
-        close_all(morning_servers)
+        try:
+            morning_servers = start_all(count, workspace, url, folder, f"am{count}", together=True)
+        except RuntimeError as error:  # a finding for the row, not the end of the run
+            morning_cell = f"failed: {error}"
+        else:
+            morning_cell = three([s.ready_ms for s in morning_servers])
+            close_all(morning_servers)
     cells = [
         str(count),
         three(ready),
@@ -361,6 +368,7 @@ def run(
     queries: int,
     hops: int,
     server_log: Path | None = None,
+    morning: bool = True,
 ) -> int:
     workspace = make_workspace(folder)
     rules = max(1, lessons // 100)
@@ -375,7 +383,7 @@ def run(
     try:
         for count in counts:
             try:
-                row = measure(count, url, folder, workspace, queries, hops, server_log)
+                row = measure(count, url, folder, workspace, queries, hops, server_log, morning)
                 print(line(row), flush=True)
             except Stopped as stop:
                 print(f"| {count} | {stop} |", flush=True)
@@ -411,6 +419,9 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="PostgreSQL's max_connections (default: its own, 100)",
     )
+    parser.add_argument(
+        "--no-morning", action="store_true", help="skip the all-at-once start (the slowest part)"
+    )
     args = parser.parse_args(argv)
     with throwaway_cluster(args.max_connections) as (cluster, folder):
         limit = cluster.psql("SHOW max_connections")
@@ -424,6 +435,7 @@ def main(argv: list[str] | None = None) -> int:
             args.queries,
             args.hops,
             cluster.log,
+            morning=not args.no_morning,
         )
 
 
