@@ -68,7 +68,7 @@ def watch_team(
             post(catch_up, "catch up with the team database")
 
     def back() -> None:
-        store.reachable_again()
+        store.database_back()
         post(catch_up, "send the outbox and catch up with the team database")
 
     return TeamListener(

@@ -153,7 +153,6 @@ class PostgresDatabase(StoreBase):
         max_size: int = POOL_SIZE,
     ) -> None:
         import psycopg
-        from psycopg_pool import ConnectionPool
 
         self.url = url
         self.voter = voter or current_user()
@@ -166,17 +165,23 @@ class PostgresDatabase(StoreBase):
         self._pruned = 0.0
         with self._connect() as conn:
             self._migrate(conn)
-        self._pool = ConnectionPool(
-            url,
-            min_size=min_size,
-            max_size=max_size,
+        self._sizes = (min_size, max_size)
+        self._pool = self._new_pool()
+        self._pool.open(wait=True, timeout=POOL_TIMEOUT_S)
+
+    def _new_pool(self) -> Any:
+        from psycopg_pool import ConnectionPool
+
+        return ConnectionPool(
+            self.url,
+            min_size=self._sizes[0],
+            max_size=self._sizes[1],
             kwargs=self.connect_options(),
             configure=self._configure,
             timeout=POOL_TIMEOUT_S,
             open=False,
             name="comodor-team",
         )
-        self._pool.open(wait=True, timeout=POOL_TIMEOUT_S)
 
     # -- connections ------------------------------------------------------------ #
 
@@ -364,6 +369,21 @@ class PostgresDatabase(StoreBase):
     def reset(self) -> None:
         """Drop pooled connections that broke (a restarted server) before the next use."""
         self._pool.check()
+
+    def revive(self) -> None:
+        """The database answers again (our listener got in): reconnect the pool now.
+
+        psycopg_pool reconnects a lost connection on its own, 1 s doubling, so after
+        a 10 s outage its next try can be 5 to 20 s away while the database is long
+        back; writes queued meanwhile would wait for it. A pool with no connection
+        ready is replaced by a fresh one (a connection still lent out is closed when
+        it comes back).
+        """
+        if self._pool.get_stats().get("pool_available", 0):
+            return
+        old, self._pool = self._pool, self._new_pool()
+        self._pool.open(wait=False)
+        old.close(timeout=0.0)
 
     def schema_state(self) -> tuple[int, bool]:
         """The database's schema, and whether this Comodor may use it.
