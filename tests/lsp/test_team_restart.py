@@ -36,7 +36,7 @@ MAX_TRIES_PER_SERVER = 20
 backoff (0.5 s doubling) tries 4 to 6 times (``tests/brain/test_team_listener.py``
 holds it to that); psycopg_pool reconnects on its own 1 s doubling, and a broken
 connection discarded on return plus a caller waiting can start two such chains, up
-to ~8 tries. Measured: 56 and 123 for ten servers. A spinning server makes hundreds."""
+to ~8 tries. Measured: 56 to 123 for ten servers in four runs. A spinning server makes hundreds."""
 MAX_CPU_S = 2.0
 """CPU one idle server may burn during the outage (a spinning loop burns the whole 10 s
 of a core, or what the shared machine gives it)."""
