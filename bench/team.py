@@ -157,12 +157,12 @@ def row(name: str, local: list[float] | None, team: list[float]) -> str:
 
 
 @contextlib.contextmanager
-def throwaway_cluster() -> Iterator[tuple[Cluster, Path]]:
+def throwaway_cluster(max_connections: int | None = None) -> Iterator[tuple[Cluster, Path]]:
     """A PostgreSQL cluster of Debian's binaries and a scratch folder, both gone after."""
     bin_dir = server_bin()
     if bin_dir is None:
         raise SystemExit("PostgreSQL is not installed (apt-get install postgresql)")
-    cluster = Cluster(bin_dir).init()
+    cluster = Cluster(bin_dir, max_connections).init()
     os.environ["PGPASSWORD"] = PASSWORD
     try:
         with tempfile.TemporaryDirectory() as raw:

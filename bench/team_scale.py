@@ -13,12 +13,18 @@ editors are) pointed at the database, and prints one Markdown row per N:
   servers (p50/p95 ms);
 * **visible**: a rule taught through server 0 until it is in each other server's
   hover (p50/p95/max ms over every server and hop);
-* **connections**: Comodor's sessions in ``pg_stat_activity`` for the database,
-  per server (total / N) and in total;
+* **visible** also says how many (server, rule) arrivals came at all (a server
+  whose listener never got a connection slot never hears);
+* **connections**: Comodor's sessions in ``pg_stat_activity`` for the database
+  (listeners ``comodor-listen`` plus pooled ``comodor``), per server (total / N) and
+  in total, the highest total sampled every 50 ms while the row ran, and the
+  connections PostgreSQL refused meanwhile (``too many clients`` / ``reserved``
+  lines in its log);
 * **RSS**: the servers' resident memory (p50/max MB);
 * **morning**: all N started together, each one's ready (p50/p95/max ms).
 
-PostgreSQL's CPU is not measured yet.
+PostgreSQL's CPU is not measured yet. ``--max-connections`` sets the cluster's
+``max_connections`` (each server needs two, plus the bench's one).
 """
 
 from __future__ import annotations
@@ -225,24 +231,59 @@ def visible(servers: Sequence[Server], hops: int, limit_s: float = 30.0) -> tupl
 
 
 _COUNTERS: dict[str, Any] = {}
+_COUNTING = threading.Lock()
 
 
-def connections(url: str) -> int:
-    """Comodor's sessions on the database, over a connection the bench opens once.
+def connections(url: str) -> dict[str, int]:
+    """Comodor's sessions on the database by ``application_name``, over one kept connection.
 
     Opened before any server starts and kept: with N servers at the database's
     connection limit a new connection would be refused, and the count is wanted then.
     """
     import psycopg
 
-    conn = _COUNTERS.get(url)
-    if conn is None:
-        conn = _COUNTERS[url] = psycopg.connect(url, autocommit=True)
-    row = conn.execute(
-        "SELECT count(*) FROM pg_stat_activity "
-        "WHERE datname = current_database() AND application_name = 'comodor'"
-    ).fetchone()
-    return int(row[0]) if row else 0
+    with _COUNTING:
+        conn = _COUNTERS.get(url)
+        if conn is None:
+            conn = _COUNTERS[url] = psycopg.connect(url, autocommit=True)
+        rows = conn.execute(
+            "SELECT application_name, count(*) FROM pg_stat_activity"
+            " WHERE datname = current_database()"
+            " AND application_name IN ('comodor', 'comodor-listen')"
+            " GROUP BY application_name"
+        ).fetchall()
+    return {str(name): int(count) for name, count in rows}
+
+
+class PeakConnections:
+    """The highest total of Comodor sessions, sampled every 50 ms on a thread."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.peak = 0
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+        self._thread.start()
+
+    def _sample(self) -> None:
+        while not self._done.wait(0.05):
+            self.peak = max(self.peak, sum(connections(self.url).values()))
+
+    def stop(self) -> int:
+        self._done.set()
+        self._thread.join()
+        return self.peak
+
+
+REFUSED = ("too many clients", "remaining connection slots are reserved")
+
+
+def refused(log: Path | None) -> int:
+    """Connections PostgreSQL refused for want of a slot, as its log says (0 without one)."""
+    if log is None or not log.exists():
+        return 0
+    text = log.read_text(errors="replace")
+    return sum(text.count(phrase) for phrase in REFUSED)
 
 
 def three(samples: list[float]) -> str:
@@ -254,32 +295,57 @@ def three(samples: list[float]) -> str:
 
 
 def measure(
-    count: int, url: str, folder: Path, workspace: Path, queries: int, hops: int
+    count: int,
+    url: str,
+    folder: Path,
+    workspace: Path,
+    queries: int,
+    hops: int,
+    server_log: Path | None = None,
+    morning: bool = True,
 ) -> dict[str, str]:
     """One row: every column of :data:`COLUMNS` for ``count`` servers."""
     connections(url)  # opens the counting connection while there is a slot for it
-    servers = start_all(count, workspace, url, folder, f"seq{count}", together=False)
+    refused_before = refused(server_log)
+    sampler = PeakConnections(url)
+    try:
+        servers = start_all(count, workspace, url, folder, f"seq{count}", together=False)
+    except BaseException:
+        sampler.stop()
+        raise
     try:
         ready = [s.ready_ms for s in servers]
         playbooks = steady_playbooks(servers, queries)
         seen, missed = visible(servers, hops) if count > 1 else ([], 0)
-        total = connections(url)
+        held = connections(url)
         rss = [s.rss_mb() for s in servers]
     finally:
+        peak = sampler.stop()
         close_all(servers)
+    total = sum(held.values())
+    turned_away = refused(server_log) - refused_before
     needed = sum(rss) * 1.5  # a server at its peak, while it builds, holds more
-    if available_mb() - needed < SPARE_MB:
+    if not morning:
+        morning_cell = "skipped (--no-morning)"
+    elif available_mb() - needed < SPARE_MB:
         morning_cell = f"skipped: needs ~{needed:.0f} MB, {available_mb():.0f} MB free"
     else:
-        morning_servers = start_all(count, workspace, url, folder, f"am{count}", together=True)
-        morning_cell = three([s.ready_ms for s in morning_servers])
-        close_all(morning_servers)
+        try:
+            morning_servers = start_all(count, workspace, url, folder, f"am{count}", together=True)
+        except RuntimeError as error:  # a finding for the row, not the end of the run
+            morning_cell = f"failed: {error}"
+        else:
+            morning_cell = three([s.ready_ms for s in morning_servers])
+            close_all(morning_servers)
     cells = [
         str(count),
         three(ready),
         f"{statistics.median(playbooks):.1f} / {percentile(playbooks, 0.95):.1f}",
-        three(seen) + (f"; {missed} of {hops * (count - 1)} never (30 s)" if missed else ""),
-        f"{total / count:.1f} / {total}",
+        three(seen)
+        + f"; {len(seen)} of {hops * (count - 1)} arrived"
+        + (f", {missed} never (30 s)" if missed else ""),
+        f"{total / count:.1f} / {total} ({held.get('comodor-listen', 0)} listen + "
+        f"{held.get('comodor', 0)} pool); peak {peak}; {turned_away} refused",
         f"{statistics.median(rss):.0f} / {max(rss):.0f}",
         morning_cell,
     ]
@@ -295,7 +361,14 @@ def line(row: dict[str, str]) -> str:
 
 
 def run(
-    url: str, folder: Path, counts: Sequence[int], lessons: int, queries: int, hops: int
+    url: str,
+    folder: Path,
+    counts: Sequence[int],
+    lessons: int,
+    queries: int,
+    hops: int,
+    server_log: Path | None = None,
+    morning: bool = True,
 ) -> int:
     workspace = make_workspace(folder)
     rules = max(1, lessons // 100)
@@ -310,7 +383,8 @@ def run(
     try:
         for count in counts:
             try:
-                print(line(measure(count, url, folder, workspace, queries, hops)), flush=True)
+                row = measure(count, url, folder, workspace, queries, hops, server_log, morning)
+                print(line(row), flush=True)
             except Stopped as stop:
                 print(f"| {count} | {stop} |", flush=True)
                 break
@@ -339,10 +413,29 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--servers", type=counts_of, default=[10, 25, 50])
     parser.add_argument("--queries", type=int, default=200, help="steady-state playbooks per N")
     parser.add_argument("--hops", type=int, default=3, help="rules taught per N")
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=None,
+        help="PostgreSQL's max_connections (default: its own, 100)",
+    )
+    parser.add_argument(
+        "--no-morning", action="store_true", help="skip the all-at-once start (the slowest part)"
+    )
     args = parser.parse_args(argv)
-    with throwaway_cluster() as (cluster, folder):
+    with throwaway_cluster(args.max_connections) as (cluster, folder):
+        limit = cluster.psql("SHOW max_connections")
+        reserved = cluster.psql("SHOW superuser_reserved_connections")
+        print(f"PostgreSQL max_connections {limit} ({reserved} kept for superusers).")
         return run(
-            cluster.new_database(), folder, args.servers, args.lessons, args.queries, args.hops
+            cluster.new_database(),
+            folder,
+            args.servers,
+            args.lessons,
+            args.queries,
+            args.hops,
+            cluster.log,
+            morning=not args.no_morning,
         )
 
 

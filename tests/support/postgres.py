@@ -43,8 +43,10 @@ def free_port() -> int:
 class Cluster:
     """One cluster in a temporary folder; ``stop``/``start`` simulate an outage."""
 
-    def __init__(self, bin_dir: Path) -> None:
+    def __init__(self, bin_dir: Path, max_connections: int | None = None) -> None:
         self.bin = bin_dir
+        self.max_connections = max_connections
+        """PostgreSQL's ``max_connections`` (None: its default, 100)."""
         self.port = free_port()
         self.root = Path(tempfile.mkdtemp(prefix="comodor-pg-"))
         self.data = self.root / "data"
@@ -90,6 +92,8 @@ class Cluster:
 
     def start(self) -> None:
         options = f"-p {self.port} -k {self.sockets} -c listen_addresses=127.0.0.1 -c fsync=off"
+        if self.max_connections is not None:
+            options += f" -c max_connections={self.max_connections}"
         self._run(
             str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-w",
             "-o", options, "start",

@@ -68,9 +68,14 @@ def watch_team(
             post(catch_up, "catch up with the team database")
 
     def back() -> None:
-        store.reachable_again()
+        store.database_back()
         post(catch_up, "send the outbox and catch up with the team database")
 
     return TeamListener(
-        url, store.origin, on_change=changed, on_lost=store.went_offline, on_back=back
+        url,
+        store.origin,
+        on_change=changed,
+        on_lost=store.went_offline,
+        on_back=back,
+        offline=lambda: not store.online,
     ).start()

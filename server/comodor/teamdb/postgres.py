@@ -54,6 +54,16 @@ CONNECT_TIMEOUT_S = 3
 """How long opening one connection may take before the database counts as unreachable."""
 POOL_TIMEOUT_S = 4.0
 """How long a call waits for a pooled connection (a dead server fails faster: refused)."""
+POOL_SIZE = 1
+"""Pooled connections per server: one writer (and reader); the listener is the other.
+
+PostgreSQL's ``max_connections`` (100 by default, 3 of them kept for superusers) is
+the team's budget: at two per server it holds 48 editors, at five (a pool that grew
+to four under load, plus the listener) only 19, and a server refused its listener
+connection hears no change. Callers on other threads wait for the one connection
+(statements are short: reads are single statements or one snapshot, writes one
+transaction) instead of opening more.
+"""
 URL_SCHEMES = ("postgresql", "postgres")
 RECEIPT_DAYS = 30
 """How long a receipt is kept: far longer than an outbox entry waits to be deleted."""
@@ -139,11 +149,10 @@ class PostgresDatabase(StoreBase):
         *,
         origin: str = "",
         voter: str = "",
-        min_size: int = 1,
-        max_size: int = 4,
+        min_size: int = POOL_SIZE,
+        max_size: int = POOL_SIZE,
     ) -> None:
         import psycopg
-        from psycopg_pool import ConnectionPool
 
         self.url = url
         self.voter = voter or current_user()
@@ -156,17 +165,23 @@ class PostgresDatabase(StoreBase):
         self._pruned = 0.0
         with self._connect() as conn:
             self._migrate(conn)
-        self._pool = ConnectionPool(
-            url,
-            min_size=min_size,
-            max_size=max_size,
+        self._sizes = (min_size, max_size)
+        self._pool = self._new_pool()
+        self._pool.open(wait=True, timeout=POOL_TIMEOUT_S)
+
+    def _new_pool(self) -> Any:
+        from psycopg_pool import ConnectionPool
+
+        return ConnectionPool(
+            self.url,
+            min_size=self._sizes[0],
+            max_size=self._sizes[1],
             kwargs=self.connect_options(),
             configure=self._configure,
             timeout=POOL_TIMEOUT_S,
             open=False,
             name="comodor-team",
         )
-        self._pool.open(wait=True, timeout=POOL_TIMEOUT_S)
 
     # -- connections ------------------------------------------------------------ #
 
@@ -291,7 +306,12 @@ class PostgresDatabase(StoreBase):
             return
         with self._pool.connection() as conn, conn.transaction():
             conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
-            yield _Tx(conn)
+            tx = _Tx(conn)
+            self._local.tx = tx  # a read inside joins it (the pool has one connection)
+            try:
+                yield tx
+            finally:
+                self._local.tx = None
 
     def _search_rows(
         self, columns: str, words: Sequence[str], scopes: Sequence[str], limit: int
@@ -349,6 +369,21 @@ class PostgresDatabase(StoreBase):
     def reset(self) -> None:
         """Drop pooled connections that broke (a restarted server) before the next use."""
         self._pool.check()
+
+    def revive(self) -> None:
+        """The database answers again (our listener got in): reconnect the pool now.
+
+        psycopg_pool reconnects a lost connection on its own, 1 s doubling, so after
+        a 10 s outage its next try can be 5 to 20 s away while the database is long
+        back; writes queued meanwhile would wait for it. A pool with no connection
+        ready is replaced by a fresh one (a connection still lent out is closed when
+        it comes back).
+        """
+        if self._pool.get_stats().get("pool_available", 0):
+            return
+        old, self._pool = self._pool, self._new_pool()
+        self._pool.open(wait=False)
+        old.close(timeout=0.0)
 
     def schema_state(self) -> tuple[int, bool]:
         """The database's schema, and whether this Comodor may use it.

@@ -50,6 +50,7 @@ class TeamBackend(SharedRecords, Protocol):
     def rule_ids(self, dimensions: Sequence[tuple[str, str, str]]) -> dict[Any, int]: ...
     def ping(self) -> float: ...
     def reset(self) -> None: ...
+    def revive(self) -> None: ...
     def integrity_check(self) -> str: ...
     def close(self) -> None: ...
     def lessons_with_terms(
@@ -181,6 +182,20 @@ class TeamSender:
         if self.team is not None:
             self._online = True
             self._team_changed = True
+
+    def database_back(self) -> None:
+        """The listener got in, so the database answers: reconnect now, send at the next look.
+
+        Only a store that counts itself offline renews its pool (see
+        ``PostgresDatabase.revive``); one that is online keeps what works.
+        """
+        team = self.team
+        if team is not None and not self._online:
+            try:
+                team.revive()
+            except Exception:
+                log.exception("renewing the team database's connection pool failed")
+        self.reachable_again()
 
     @property
     def _db(self) -> TeamBackend:

@@ -53,7 +53,7 @@ class TeamStatus:
     connections: int
     """Every session on this database now, this command's own excluded."""
     comodor_connections: int
-    """Those opened by Comodor (``application_name = 'comodor'``)."""
+    """Those opened by Comodor servers: pooled (``comodor``) and listeners (``comodor-listen``)."""
     lag: str = LAG_UNKNOWN
 
     def as_json(self) -> dict[str, Any]:
@@ -80,7 +80,7 @@ SELECT at, what, by FROM (
 ) AS newest WHERE at IS NOT NULL ORDER BY at DESC LIMIT 1
 """
 _CONNECTIONS = """
-SELECT count(*), count(*) FILTER (WHERE application_name = 'comodor')
+SELECT count(*), count(*) FILTER (WHERE application_name IN ('comodor', 'comodor-listen'))
 FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
 """
 
