@@ -71,6 +71,8 @@ def watch_team(
         store.reachable_again()
         post(catch_up, "send the outbox and catch up with the team database")
 
-    return TeamListener(
+    listener = TeamListener(
         url, store.origin, on_change=changed, on_lost=store.went_offline, on_back=back
-    ).start()
+    )
+    store.listen_with(listener.connected.is_set)
+    return listener.start()

@@ -367,3 +367,18 @@ class PostgresDatabase(StoreBase):
 
 class PostgresStore(LessonRows, RuleRows, PostgresDatabase):
     """The shared half of a team brain: lessons, skills, rules and votes in PostgreSQL."""
+
+    def database_id(self) -> str:
+        """The database's own random id (``meta.database_id``), made by the first to ask.
+
+        A recall snapshot names it, so a snapshot of a dropped and recreated database,
+        or of another one at the same address, is never taken for this one's.
+        """
+        with self._write() as tx:
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES ('database_id', ?)"
+                " ON CONFLICT (key) DO NOTHING",
+                (uuid.uuid4().hex,),
+            )
+            row = tx.execute("SELECT value FROM meta WHERE key = 'database_id'").fetchone()
+        return str(row[0])

@@ -178,21 +178,25 @@ class TeamStore(TeamSender, PersonalRows):
         return rows
 
     def iter_index_rows(self, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
+        """Every lesson's index row: ids, scopes, terms and trust, never a lesson's text.
+
+        The team's rows come from the database's own index rows (``trigger_terms`` is
+        stored), so building the index neither re-reads 200,000 texts nor keeps a copy
+        of them: the mirror holds the lessons this server has actually read (recall's
+        winners, lists), which is what it can answer from while the database is away.
+        """
         yield from self.local.iter_index_rows(batch)
         given: set[int] = set()
         try:
             last = 0
             while True:
-                found = self._call(
-                    functools.partial(self._db.lessons_with_terms, after=last, batch=batch)
-                )
-                self.mirror.put_lessons(found)
-                for lesson, terms in found:
-                    given.add(lesson.id)
-                    yield team_view.index_row(lesson, terms)
+                found = self._call(functools.partial(self._db.index_rows_after, last, batch))
+                for row in found:
+                    given.add(row[0])
+                    yield tuple(row)
                 if len(found) < batch:
                     break
-                last = found[-1][0].id
+                last = found[-1][0]
             queued = self._overlay()
             for lesson, terms in queued.lessons.values():
                 if lesson.id not in queued.deleted_lessons:
@@ -216,21 +220,66 @@ class TeamStore(TeamSender, PersonalRows):
         local_head, changed = self.local.lesson_log_since(local_rev)
         assert isinstance(local_head, int)
         changed = list(changed)
-        heard = self._heard
-        try:
-            head, team_changed = self._call(lambda: self._db.lesson_log_since(team_rev))
-            team_rev = int(head)
-            changed += team_changed
-            self.mirror.forget_lessons(team_changed)
-            self._mirror_at = heard
-        except _Offline:
-            pass
+        if self.online and not self.log_may_have_moved():
+            pass  # the listener heard nothing since the last read: no round trip
+        else:
+            heard = self.looking_at_log()
+            try:
+                head, team_changed = self._call(lambda: self._db.lesson_log_since(team_rev))
+                team_rev = int(head)
+                changed += team_changed
+                self.mirror.forget_lessons(team_changed)
+                self._mirror_at = heard
+            except _Offline:
+                self._wrote_since_look = True
         if generation != self._queue_generation:
             queued = set(self._overlay().lessons)
             changed += sorted(queued | self._queued_ids)
             self._queued_ids = queued
             generation = self._queue_generation
         return (local_head, team_rev, generation), list(dict.fromkeys(changed))
+
+    # -- the recall snapshot (comodor.brain.recall.team_snapshots) ----------------- #
+
+    def recall_snapshot_identity(self) -> str | None:
+        """Local brain, team database and its schema; None when the database is away."""
+        local = self.local.get_meta("brain_id")
+        if local is None:
+            return None
+        try:
+            database = self._call(self._db.database_id)
+            schema, _ = self._call(self._db.schema_state)
+        except _Offline:
+            return None
+        return f"{local}/{database}/team-schema-{schema}"
+
+    def recall_snapshot_covers(self, local_rev: int, team_rev: int) -> bool:
+        """Whether both logs lead on from these revisions (none behind it, none pruned)."""
+        local_head = self.local.lesson_log_head()
+        assert isinstance(local_head, int)
+        if local_rev > local_head or not self.local.lesson_log_covers(local_rev):
+            return False
+        try:
+            team_head = int(self._call(self._db.lesson_log_head))
+            return team_rev <= team_head and bool(
+                self._call(lambda: self._db.lesson_log_covers(team_rev))
+            )
+        except _Offline:
+            return False
+
+    def recall_snapshot_writable(self) -> bool:
+        """Only while online with nothing queued: a pending id means nothing elsewhere."""
+        return self.online and not self.outbox.count()
+
+    def count_all_lessons(self) -> int:
+        """Every lesson the recall index must hold: local, team and queued; -1 offline."""
+        queued = self._overlay()
+        pending = len([i for i in queued.lessons if i not in queued.deleted_lessons])
+        try:
+            team = int(self._call(self._db.count_all_lessons))
+        except _Offline:
+            return -1
+        return self.local.count_all_lessons() + team + pending
 
     def update_lesson_text(self, lesson_id: int, trigger: str, guidance: str, terms: str) -> None:
         if not is_team_id(lesson_id):
@@ -248,7 +297,15 @@ class TeamStore(TeamSender, PersonalRows):
         self._queue("reinforce", {"lesson_id": lesson_id, "boost": boost, "ceiling": ceiling})
 
     def _known_lesson(self, lesson_id: int) -> bool:
-        return lesson_id in self.mirror.lesson_view(self._overlay())
+        """Whether the lesson exists: the mirror holds only what this server read."""
+        if lesson_id in self.mirror.lesson_view(self._overlay()):
+            return True
+        if is_pending(lesson_id):
+            return False
+        try:
+            return bool(self._call(lambda: self._db.get_lessons([lesson_id])))
+        except _Offline:
+            return False
 
     def set_pinned(self, lesson_id: int, pinned: bool) -> bool:
         if not is_team_id(lesson_id):

@@ -111,15 +111,19 @@ class LessonRows(StoreBase):
         """Every lesson's index row, streamed in batches to keep the peak memory low."""
         last = 0
         while True:
-            rows = self._read(
-                "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success,"
-                " pinned, trigger_terms FROM lessons WHERE id > ? ORDER BY id LIMIT ?",
-                (last, batch),
-            )
+            rows = self.index_rows_after(last, batch)
             yield from rows
             if len(rows) < batch:
                 return
             last = rows[-1][0]
+
+    def index_rows_after(self, after: int, batch: int) -> list[tuple[Any, ...]]:
+        """The next ``batch`` index rows after lesson id ``after`` (one statement)."""
+        return self._read(
+            "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success,"
+            " pinned, trigger_terms FROM lessons WHERE id > ? ORDER BY id LIMIT ?",
+            (after, batch),
+        )
 
     def lesson_log_since(self, rev: LogPosition) -> tuple[LogPosition, list[int]]:
         """Lessons changed after ``rev`` (by any process) and the newest rev."""
