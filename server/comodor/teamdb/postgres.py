@@ -47,6 +47,7 @@ from .postgres_schema import (
     TEAM_MIGRATIONS,
     TEAM_SCHEMA_VERSION,
 )
+from .retention import ArchiveRows
 
 log = logging.getLogger(__name__)
 
@@ -365,7 +366,7 @@ class PostgresDatabase(StoreBase):
         return "ok" if usable else f"schema {version}"
 
 
-class PostgresStore(LessonRows, RuleRows, PostgresDatabase):
+class PostgresStore(LessonRows, RuleRows, ArchiveRows, PostgresDatabase):
     """The shared half of a team brain: lessons, skills, rules and votes in PostgreSQL."""
 
     def database_id(self) -> str:

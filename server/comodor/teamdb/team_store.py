@@ -33,6 +33,7 @@ from typing import Any
 
 import attrs
 
+from ..brain.errors import BrainUnavailable
 from ..brain.models import Lesson, Skill
 from ..brain.recall.text import terms as text_terms
 from ..brain.store.interface import LogPosition, VoteInput
@@ -238,6 +239,37 @@ class TeamStore(TeamSender, PersonalRows):
             self._queued_ids = queued
             generation = self._queue_generation
         return (local_head, team_rev, generation), list(dict.fromkeys(changed))
+
+    # -- retention (comodor.teamdb.retention) ---------------------------------- #
+
+    def archive_unrecalled(
+        self, scopes: Sequence[str], days: float, now: float | None = None
+    ) -> int:
+        """Archive the team lessons not recalled for ``days`` days; 0 while offline."""
+        shared = [s for s in scopes if not personal(s)]
+        if not shared or days <= 0:
+            return 0
+        self._wrote_since_look = True
+        try:
+            return int(self._call(lambda: self._db.archive_unrecalled(shared, days, now)))
+        except _Offline:
+            return 0  # archiving can wait for the database; nothing is lost meanwhile
+
+    def restore_archived(self, ids: Sequence[int] | None, scopes: Sequence[str]) -> list[int]:
+        """Bring archived team lessons back (all of ``scopes``' when ``ids`` is None)."""
+        shared = [s for s in scopes if not personal(s)]
+        self._wrote_since_look = True
+        try:
+            return list(self._call(lambda: self._db.restore_archived(ids, shared)))
+        except _Offline:
+            raise BrainUnavailable(
+                f"the team database {self.team_location} is unreachable; "
+                "archived lessons can be restored once it answers"
+            ) from None
+
+    def archived_lessons(self, scopes: Sequence[str]) -> list[tuple[int, str]]:
+        shared = [s for s in scopes if not personal(s)]
+        return list(self._call(lambda: self._db.archived_lessons(shared)))
 
     # -- the recall snapshot (comodor.brain.recall.team_snapshots) ----------------- #
 
