@@ -2,7 +2,8 @@
 
 A platform team asks these before and after rolling a team brain out: how big it
 is per scope, how many people vote in it, when it last changed and by whom, which
-schema it is at, and how many connections the servers hold on it now. Everything
+schema it is at, how many connections the servers hold on it now, and how many
+lessons retention archived (:mod:`comodor.teamdb.retention`: never silently). Everything
 is read in one short read-only connection of its own (never the pool, never a
 migration: a status command must not change the database it reports on).
 
