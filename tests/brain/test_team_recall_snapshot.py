@@ -18,8 +18,8 @@ from comodor_lsp.teamdb.connect import open_team_store
 SCOPE = "project:team"
 
 
-def engine_of(home: Path, url: str, user: str) -> LearningEngine:
-    engine = LearningEngine(open_team_store(home / "brain.db", url, voter=user, strict=True), SCOPE)
+def engine_of(home: Path, url: str, user: str, scope: str = SCOPE) -> LearningEngine:
+    engine = LearningEngine(open_team_store(home / "brain.db", url, voter=user, strict=True), scope)
     engine.warm()
     return engine
 
@@ -41,11 +41,11 @@ def seeded(home: Path, url: str) -> tuple[LearningEngine, list[int]]:
         for n in range(40)
     ]
     alice.lessons.index.reset()  # waits for any file being written
-    team_snapshot_path(home / "brain.db").unlink(missing_ok=True)
+    team_snapshot_path(home / "brain.db", SCOPE).unlink(missing_ok=True)
     alice.lessons.rebuild()  # as a first start does: the index built, its file written
     snapshots = alice.lessons.index.snapshots
     assert snapshots is not None and snapshots.wait(10)
-    assert team_snapshot_path(home / "brain.db").exists()
+    assert team_snapshot_path(home / "brain.db", SCOPE).exists()
     return alice, ids
 
 
@@ -122,3 +122,27 @@ def test_a_snapshot_that_disagrees_with_the_database_is_rebuilt(
     assert snapshots is not None and "disagrees" in snapshots.reason
     assert again.lessons.count() == 30
     again.close()
+
+
+def test_a_server_indexes_only_its_own_project_of_a_shared_database(
+    tmp_path: Path, team_url: str
+) -> None:
+    """Five projects on one database cost each server one project's index, start or follow."""
+    other = engine_of(tmp_path / "carol", team_url, "carol", scope="project:other")
+    for n in range(30):
+        other.teach(f"building module m{n}: run the generator g{n} first", pinned=False)
+    alice, _ = seeded(tmp_path / "alice", team_url)
+    with alice.lessons.shared.lock:
+        assert len(alice.lessons.index.current()) == 40  # not 70
+    other.teach("deploying the canary: it runs in zone quetzal9", pinned=False)
+    alice.catch_up()
+    assert recalled(alice, "canary zone quetzal9") == []
+    with alice.lessons.shared.lock:
+        assert len(alice.lessons.index.current()) == 40
+    alice.close()
+    again = engine_of(tmp_path / "alice", team_url, "alice")  # from its snapshot
+    snapshots = again.lessons.index.snapshots
+    assert snapshots is not None and snapshots.reason == ""
+    assert again.lessons.count() == 40
+    again.close()
+    other.close()

@@ -178,20 +178,32 @@ class TeamStore(TeamSender, PersonalRows):
             rows += [team_view.index_row(*view[i]) for i in pending if i in view]
         return rows
 
-    def iter_index_rows(self, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
-        """Every lesson's index row: ids, scopes, terms and trust, never a lesson's text.
+    def iter_index_rows(
+        self, batch: int = 2000, scopes: Sequence[str] | None = None
+    ) -> Iterator[tuple[Any, ...]]:
+        """Every lesson's index row (of ``scopes``, if given): never a lesson's text.
 
         The team's rows come from the database's own index rows (``trigger_terms`` is
         stored), so building the index neither re-reads 200,000 texts nor keeps a copy
         of them: the mirror holds the lessons this server has actually read (recall's
         winners, lists), which is what it can answer from while the database is away.
+        With ``scopes`` (the recall index of one project: ``global`` and the project's)
+        the other projects' lessons are not read at all.
         """
-        yield from self.local.iter_index_rows(batch)
+        wanted = None if scopes is None else set(scopes)
+
+        def ours(row: tuple[Any, ...]) -> bool:
+            return wanted is None or row[1] in wanted
+
+        yield from filter(ours, self.local.iter_index_rows(batch))
+        shared = None if scopes is None else [s for s in scopes if not personal(s)]
         given: set[int] = set()
         try:
             last = 0
-            while True:
-                found = self._call(functools.partial(self._db.index_rows_after, last, batch))
+            while shared != []:
+                found = self._call(
+                    functools.partial(self._db.index_rows_after, last, batch, shared)
+                )
                 for row in found:
                     given.add(row[0])
                     yield tuple(row)
@@ -201,11 +213,11 @@ class TeamStore(TeamSender, PersonalRows):
             queued = self._overlay()
             for lesson, terms in queued.lessons.values():
                 if lesson.id not in queued.deleted_lessons:
-                    yield team_view.index_row(lesson, terms)
+                    yield from filter(ours, [team_view.index_row(lesson, terms)])
         except _Offline:
             for lesson, terms in self.mirror.lesson_view(self._overlay()).values():
                 if lesson.id not in given:
-                    yield team_view.index_row(lesson, terms)
+                    yield from filter(ours, [team_view.index_row(lesson, terms)])
 
     def lesson_log_head(self) -> LogPosition:
         local = self.local.lesson_log_head()
@@ -274,7 +286,10 @@ class TeamStore(TeamSender, PersonalRows):
     # -- the recall snapshot (comodor.brain.recall.team_snapshots) ----------------- #
 
     def recall_snapshot_identity(self) -> str | None:
-        """Local brain, team database and its schema; None when the database is away."""
+        """Local brain, team database and its schema; None when the database is away.
+
+        The scopes the index holds are the snapshot's too (its file is per project).
+        """
         local = self.local.get_meta("brain_id")
         if local is None:
             return None
@@ -303,15 +318,23 @@ class TeamStore(TeamSender, PersonalRows):
         """Only while online with nothing queued: a pending id means nothing elsewhere."""
         return self.online and not self.outbox.count()
 
-    def count_all_lessons(self) -> int:
-        """Every lesson the recall index must hold: local, team and queued; -1 offline."""
+    def count_indexed_lessons(self, scopes: Sequence[str]) -> int:
+        """The lessons of ``scopes`` a recall index must hold: local, team, queued; -1 offline."""
+        wanted = set(scopes)
         queued = self._overlay()
-        pending = len([i for i in queued.lessons if i not in queued.deleted_lessons])
+        pending = len(
+            [
+                lesson_id
+                for lesson_id, (lesson, _) in queued.lessons.items()
+                if lesson_id not in queued.deleted_lessons and lesson.scope in wanted
+            ]
+        )
+        shared = [s for s in scopes if not personal(s)]
         try:
-            team = int(self._call(self._db.count_all_lessons))
+            team = int(self._call(lambda: self._db.count_lessons(shared))) if shared else 0
         except _Offline:
             return -1
-        return self.local.count_all_lessons() + team + pending
+        return self.local.count_lessons(scopes) + team + pending
 
     def update_lesson_text(self, lesson_id: int, trigger: str, guidance: str, terms: str) -> None:
         if not is_team_id(lesson_id):

@@ -45,6 +45,8 @@ class IndexKeeper:
         self._snapshots: Snapshots | None = None
         self._position: LogPosition | None = None
         """The lesson log position the index reflects; None until it is built."""
+        self._scopes: frozenset[str] | None = None
+        """The only scopes the index holds (a team brain's: this project's); None: all."""
 
     @property
     def built(self) -> bool:
@@ -56,6 +58,7 @@ class IndexKeeper:
         self._index = None
         self._snapshots = None
         self._position = None
+        self._scopes = None
 
     @property
     def snapshots(self) -> Snapshots | None:
@@ -95,9 +98,10 @@ class IndexKeeper:
 
     def _replay(self, index: RecallIndex, head: LogPosition, changed: Sequence[int]) -> None:
         present = {row[0]: row for row in self.shared.store.index_rows(changed)}
+        scopes = self._scopes
         for lesson_id in changed:
             row = present.get(lesson_id)
-            if row is None:
+            if row is None or (scopes is not None and row[1] not in scopes):
                 index.remove(lesson_id)
             else:
                 index.upsert(indexed(row))
@@ -144,6 +148,8 @@ class IndexKeeper:
         from .team_snapshots import TeamSnapshots
 
         shared = self.shared
+        scopes = list(shared.scopes)
+        self._scopes = frozenset(scopes)
         snapshots = self._snapshots = self._snapshots or TeamSnapshots(shared, store)
         assert isinstance(snapshots, TeamSnapshots)
         loaded = snapshots.load_team()
@@ -153,11 +159,11 @@ class IndexKeeper:
             self._position = (local_rev, team_rev, -1)  # -1: queued lessons are looked at
             since, changed = shared.store.lesson_log_since(self._position)
             self._replay(index, since, changed)
-            if len(index) == store.count_all_lessons():
+            if len(index) == store.count_indexed_lessons(scopes):
                 snapshots.maybe_compact(index, position=_revisions(since))
                 return
             snapshots.note("the recall snapshot disagrees with the brain; rebuilt")
-        index.rebuild(indexed(row) for row in shared.store.iter_index_rows())
+        index.rebuild(indexed(row) for row in store.iter_index_rows(scopes=scopes))
         self._follow(index, head)
         snapshots.maybe_compact(index, now=True, position=_revisions(head))
 

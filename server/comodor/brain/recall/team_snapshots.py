@@ -5,8 +5,11 @@ position is ``(local rev, team rev, queue generation)``: the local file's lesson
 and the database's own ``lesson_log``, whose revisions the database hands out in
 commit order (see :mod:`comodor.teamdb.postgres_schema`), so a reader that has seen
 revision *n* has seen every change below it. That makes the pair a sound key: the
-file (``brain.db.team-recall``, next to the local brain file) is written with the
-pair it reflects, and opening maps it and replays both logs since.
+file (``brain.db.team-recall-<project>``, next to the local brain file) is written
+with the pair it reflects, and opening maps it and replays both logs since.
+
+The index holds only the scopes this project recalls from (``global`` and the
+project's): a database of five projects' lessons costs each server one project's.
 
 Building the index of 200,000 team lessons takes seconds; mapping the file and
 replaying what changed since takes milliseconds. Nothing in the file is trusted:
@@ -26,8 +29,10 @@ replaying what changed since takes milliseconds. Nothing in the file is trusted:
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from ..shared import Shared
 from .snapshot_file import Loaded, read
@@ -49,11 +54,16 @@ class TeamSnapshotSource(Protocol):
     def recall_snapshot_identity(self) -> str | None: ...
     def recall_snapshot_covers(self, local_rev: int, team_rev: int) -> bool: ...
     def recall_snapshot_writable(self) -> bool: ...
-    def count_all_lessons(self) -> int: ...
+    def count_indexed_lessons(self, scopes: Sequence[str]) -> int: ...
+    def iter_index_rows(
+        self, batch: int = 2000, scopes: Sequence[str] | None = None
+    ) -> Iterator[tuple[Any, ...]]: ...
 
 
-def team_snapshot_path(brain_path: Path) -> Path:
-    return brain_path.with_name(brain_path.name + ".team-recall")
+def team_snapshot_path(brain_path: Path, project_scope: str) -> Path:
+    """``brain.db.team-recall-<project>``: one per project (one brain file serves many)."""
+    digest = hashlib.sha256(project_scope.encode()).hexdigest()[:16]
+    return brain_path.with_name(f"{brain_path.name}.team-recall-{digest}")
 
 
 class TeamSnapshots(Snapshots):
@@ -62,12 +72,14 @@ class TeamSnapshots(Snapshots):
     def __init__(self, shared: Shared, store: TeamSnapshotSource) -> None:
         super().__init__(shared, store.local)
         self.team = store
-        self.path = team_snapshot_path(store.path)
+        self.path = team_snapshot_path(store.path, shared.project_scope)
 
     def brain_id(self, store: BrainStore) -> str | None:
         del store
         if self._brain_id is None:
-            self._brain_id = self.team.recall_snapshot_identity()
+            identity = self.team.recall_snapshot_identity()
+            if identity is not None:
+                self._brain_id = f"{identity}/{'+'.join(sorted(self.shared.scopes))}"
         return self._brain_id
 
     def writable(self) -> bool:
