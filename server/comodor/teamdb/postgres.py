@@ -375,6 +375,9 @@ class PostgresStore(LessonRows, RuleRows, ArchiveRows, PostgresDatabase):
         A recall snapshot names it, so a snapshot of a dropped and recreated database,
         or of another one at the same address, is never taken for this one's.
         """
+        found = self._read("SELECT value FROM meta WHERE key = 'database_id'")
+        if found:  # the usual case: a read, no write at every start
+            return str(found[0][0])
         with self._write() as tx:
             tx.execute(
                 "INSERT INTO meta (key, value) VALUES ('database_id', ?)"
