@@ -21,7 +21,16 @@ editors are) pointed at the database, and prints one Markdown row per N:
   connections PostgreSQL refused meanwhile (``too many clients`` / ``reserved``
   lines in its log);
 * **RSS**: the servers' resident memory (p50/max MB);
-* **morning**: all N started together, each one's ready (p50/p95/max ms).
+* **restart**: the same N servers closed and started again one after another, each
+  with its home as it left it (so with its recall snapshot, ``brain.db.team-recall``),
+  ready p50/p95/max ms and RSS p50 MB: an editor reopened, the common start;
+* **morning**: all N started together with their snapshots, each one's ready
+  (p50/p95/max ms).
+
+*ready* is a first start (a fresh home, no snapshot: the index is built from the
+database and its snapshot written). Each ready cell also gives the server's own CPU
+seconds until then (p50): on a machine shared with other work the wall time mostly
+measures the queue for the cores, the CPU time what a start costs.
 
 PostgreSQL's CPU is not measured yet. ``--max-connections`` sets the cluster's
 ``max_connections`` (each server needs two, plus the bench's one).
@@ -49,11 +58,12 @@ from tests.support.rpc import RawServer
 SCOPES = 5
 COLUMNS = (
     "servers",
-    "ready p50 / p95 / max ms",
+    "ready p50 / p95 / max ms (CPU p50 s)",
     "playbook p50 / p95 ms",
     "visible p50 / p95 / max ms",
     "connections per server / total",
     "RSS p50 / max MB",
+    "restart ready p50 / p95 / max ms (CPU p50 s), RSS p50 MB",
     "morning start p50 / p95 / max ms",
 )
 BATCH = 5000
@@ -133,6 +143,12 @@ class Server:
         )
         self.playbook(query, timeout=600)
         self.ready_ms = (time.perf_counter() - start) * 1000.0
+        self.ready_cpu_s = self.cpu_s()
+
+    def cpu_s(self) -> float:
+        """The server's own CPU time so far (user + system): what it costs, whatever the load."""
+        fields = Path(f"/proc/{self.rpc.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def playbook(self, query: str, timeout: float = 30.0) -> dict[str, Any]:
         reply = self.rpc.command("comodor.playbook", {"query": query}, timeout=timeout)
@@ -324,6 +340,13 @@ def measure(
         close_all(servers)
     total = sum(held.values())
     turned_away = refused(server_log) - refused_before
+    restarted = start_all(count, workspace, url, folder, f"seq{count}", together=False)
+    try:
+        restart = [s.ready_ms for s in restarted]
+        restart_cpu = statistics.median(s.ready_cpu_s for s in restarted)
+        restart_rss = [s.rss_mb() for s in restarted]
+    finally:
+        close_all(restarted)
     needed = sum(rss) * 1.5  # a server at its peak, while it builds, holds more
     if not morning:
         morning_cell = "skipped (--no-morning)"
@@ -331,7 +354,7 @@ def measure(
         morning_cell = f"skipped: needs ~{needed:.0f} MB, {available_mb():.0f} MB free"
     else:
         try:
-            morning_servers = start_all(count, workspace, url, folder, f"am{count}", together=True)
+            morning_servers = start_all(count, workspace, url, folder, f"seq{count}", together=True)
         except RuntimeError as error:  # a finding for the row, not the end of the run
             morning_cell = f"failed: {error}"
         else:
@@ -339,7 +362,7 @@ def measure(
             close_all(morning_servers)
     cells = [
         str(count),
-        three(ready),
+        f"{three(ready)} ({statistics.median(s.ready_cpu_s for s in servers):.1f})",
         f"{statistics.median(playbooks):.1f} / {percentile(playbooks, 0.95):.1f}",
         three(seen)
         + f"; {len(seen)} of {hops * (count - 1)} arrived"
@@ -347,6 +370,7 @@ def measure(
         f"{total / count:.1f} / {total} ({held.get('comodor-listen', 0)} listen + "
         f"{held.get('comodor', 0)} pool); peak {peak}; {turned_away} refused",
         f"{statistics.median(rss):.0f} / {max(rss):.0f}",
+        f"{three(restart)} ({restart_cpu:.1f}), {statistics.median(restart_rss):.0f}",
         morning_cell,
     ]
     return dict(zip(COLUMNS, cells, strict=True))

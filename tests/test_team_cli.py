@@ -89,3 +89,33 @@ def test_a_workspace_can_never_point_the_brain_at_a_database(workspace: Path) ->
     assert loaded.settings.brain.url == ""
     trusted = config.load(init_options={"brain": {"url": "postgresql://me@db/team"}})
     assert trusted.settings.brain.url == "postgresql://me@db/team"
+
+
+def test_team_restore_lists_and_brings_back_archived_lessons_by_id(
+    workspace: Path, team_url: str
+) -> None:
+    taught = run(workspace, team_url, "teach", "vendoring: keep the third_party folder pruned")
+    assert taught.returncode == 0, taught.stderr
+    with psycopg.connect(team_url, autocommit=True) as conn:  # as retention would
+        conn.execute(
+            "WITH gone AS (DELETE FROM lessons RETURNING *)"
+            " INSERT INTO archived_lessons SELECT gone.*, 1.0 FROM gone"
+        )
+        (lesson_id,) = conn.execute("SELECT id FROM archived_lessons").fetchone()
+    listed = run(workspace, team_url, "team", "restore", "--list")
+    assert listed.returncode == 0, listed.stderr
+    assert listed.stdout == f"{lesson_id}  vendoring: keep the third_party folder pruned\n"
+    done = run(workspace, team_url, "team", "restore", str(lesson_id))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == f"restored 1 lesson: {lesson_id}\n"
+    with psycopg.connect(team_url) as conn:
+        assert conn.execute("SELECT count(*) FROM archived_lessons").fetchone() == (0,)
+        assert conn.execute("SELECT id FROM lessons").fetchall() == [(lesson_id,)]
+    again = run(workspace, team_url, "team", "restore", str(lesson_id))
+    assert again.returncode == 1 and "not archived in this project" in again.stderr
+
+
+def test_team_restore_without_ids_or_all_is_a_usage_error(workspace: Path, team_url: str) -> None:
+    done = run(workspace, team_url, "team", "restore")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("comodor-lsp: team restore needs lesson ids, --all or --list")

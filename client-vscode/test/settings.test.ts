@@ -19,6 +19,7 @@ test('defaults map to the protocol initializationOptions shape', () => {
       enabled: true, topK: 6, maxPlaybookTokens: 800, rulesTokens: 300, halfLifeDays: 45,
       minConfidence: 0.15, shareScope: 'project', corrections: true, rules: true, announce: true,
       prefetch: true, prefetchDelayMs: 150, correctionWindowMinutes: 120, holdoutRate: 0,
+      archiveAfterDays: 0,
     },
     reflect: { enabled: false, endpoint: '', model: '', apiKeyEnv: '', timeoutS: 60 },
     watch: { enabled: true, exclude: [], maxFileBytes: 2000000 },

@@ -56,6 +56,15 @@ class LearningSettings:
     Those tasks get no lessons and no rules, so they may need corrections memory
     would have prevented: the price of knowing whether it helps. Off by default.
     """
+    archive_after_days: int = attrs.field(
+        default=0, validator=attrs.validators.in_(range(0, 36_501))
+    )
+    """Team brain retention: archive team lessons nobody recalled for this many days.
+
+    0 (the default) is off. Archived lessons are counted by ``comodor-lsp team
+    status``, restorable with ``comodor-lsp team restore`` and never deleted
+    (:mod:`comodor.teamdb.retention`). The local brain file is not affected.
+    """
 
 
 @attrs.frozen

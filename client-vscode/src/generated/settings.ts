@@ -21,6 +21,7 @@ export const SERVER_SETTINGS: readonly SettingSpec[] = [
   { key: 'learning.prefetchDelayMs', type: 'number', default: 150 },
   { key: 'learning.correctionWindowMinutes', type: 'number', default: 120.0 },
   { key: 'learning.holdoutRate', type: 'number', default: 0.0 },
+  { key: 'learning.archiveAfterDays', type: 'number', default: 0 },
   { key: 'reflect.enabled', type: 'boolean', default: false },
   { key: 'reflect.endpoint', type: 'string', default: '' },
   { key: 'reflect.model', type: 'string', default: '' },

@@ -270,6 +270,44 @@ def _team_status(args: argparse.Namespace) -> int:
     return 0
 
 
+def _team_restore(args: argparse.Namespace) -> int:
+    """Archived team lessons back into recall, with their ids; or listed with ``--list``."""
+    from .failure import Failure, line, opened
+
+    if not (args.list or args.all or args.ids) or (args.all and args.ids):
+        raise Failure(
+            line(
+                "team restore needs lesson ids, --all or --list (not both ids and --all)",
+                "Run comodor-lsp team restore --list to see the archived lessons",
+            ),
+            code=2,
+        )
+    with opened(_workspace(args.workspace)) as app:
+        from ..teamdb.team_store import TeamStore
+
+        store = app.engine.store
+        scopes = app.engine.shared.scopes
+        if not isinstance(store, TeamStore):
+            raise Failure(
+                line(
+                    "no team brain is configured (only a team database archives lessons)",
+                    "Set brain.url (or COMODOR_BRAIN_URL) to the team database's URL",
+                )
+            )
+        if args.list:
+            for lesson_id, text in store.archived_lessons(scopes):
+                print(f"{lesson_id}  {text}")
+            return 0
+        back = store.restore_archived(None if args.all else list(args.ids), scopes)
+        missing = sorted(set(args.ids) - set(back))
+        plural = "lesson" if len(back) == 1 else "lessons"
+        print(f"restored {len(back)} {plural}" + (f": {', '.join(map(str, back))}" if back else ""))
+        if missing:
+            print(f"not archived in this project: {', '.join(map(str, missing))}", file=sys.stderr)
+            return 1
+    return 0
+
+
 class _CallHelp(argparse.Action):
     """``call --help`` lists the protocol's commands, read from the table only when asked.
 
@@ -386,6 +424,16 @@ def build_parser() -> argparse.ArgumentParser:
     status.add_argument("--workspace", help="the project folder (default: here)")
     status.add_argument("--json", action="store_true", help="the status as JSON, for scripts")
     status.set_defaults(handler=_team_status)
+    restore = team_commands.add_parser(
+        "restore", help="bring archived lessons (learning.archiveAfterDays) back into recall"
+    )
+    restore.add_argument("ids", nargs="*", type=int, help="the archived lessons' ids")
+    restore.add_argument("--all", action="store_true", help="every archived lesson of the project")
+    restore.add_argument(
+        "--list", action="store_true", help="list the archived lessons, change nothing"
+    )
+    restore.add_argument("--workspace", help="the project folder (default: here)")
+    restore.set_defaults(handler=_team_restore)
     demo = commands.add_parser("demo", help="watch the brain learn on a temporary workspace")
     demo.add_argument("--keep", action="store_true", help="keep the temporary workspace")
     demo.set_defaults(handler=_demo)

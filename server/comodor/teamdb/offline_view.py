@@ -4,16 +4,19 @@ Two layers, both in memory:
 
 * the **mirror**: the team rows this process last read (lessons with their recall
   terms, rules with their votes, skills). Every read that reaches the database
-  refreshes it, and warming the recall index reads every lesson, so a running server
-  has all of it;
+  refreshes it. Building the recall index reads no lesson text (index rows, or the
+  team snapshot), so the mirror holds the lessons this server actually read —
+  recall's winners, lists, searches — not a copy of all 200,000: that is what a
+  server can show of a lesson's text while the database is away;
 * the **overlay**: what is queued in the outbox and not yet sent — lessons taught,
   votes cast, pins, flags and deletions — folded over the mirror, so a user who
   teaches a rule during an outage sees it at once (under a pending id).
 
-Hover, diagnostics and the playbook never needed the database (the rule cache and
-the recall index are in memory); with this, neither do the lesson texts, the rules
-list or search. A server *started* during an outage has no mirror: it shows the
-local file and its own queued writes until the database is back.
+Hover, diagnostics and the playbook's ranking never needed the database (the rule
+cache and the recall index are in memory); with this, neither do the rules list,
+search, or the texts of the lessons this server has read. A server *started* during
+an outage has no mirror: it shows the local file and its own queued writes until the
+database is back.
 """
 
 from __future__ import annotations

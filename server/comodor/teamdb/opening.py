@@ -71,11 +71,13 @@ def watch_team(
         store.database_back()
         post(catch_up, "send the outbox and catch up with the team database")
 
-    return TeamListener(
+    listener = TeamListener(
         url,
         store.origin,
         on_change=changed,
         on_lost=store.went_offline,
         on_back=back,
         offline=lambda: not store.online,
-    ).start()
+    )
+    store.listen_with(listener.connected.is_set)
+    return listener.start()

@@ -47,6 +47,7 @@ from .postgres_schema import (
     TEAM_MIGRATIONS,
     TEAM_SCHEMA_VERSION,
 )
+from .retention import ArchiveRows
 
 log = logging.getLogger(__name__)
 
@@ -400,5 +401,23 @@ class PostgresDatabase(StoreBase):
         return "ok" if usable else f"schema {version}"
 
 
-class PostgresStore(LessonRows, RuleRows, PostgresDatabase):
+class PostgresStore(LessonRows, RuleRows, ArchiveRows, PostgresDatabase):
     """The shared half of a team brain: lessons, skills, rules and votes in PostgreSQL."""
+
+    def database_id(self) -> str:
+        """The database's own random id (``meta.database_id``), made by the first to ask.
+
+        A recall snapshot names it, so a snapshot of a dropped and recreated database,
+        or of another one at the same address, is never taken for this one's.
+        """
+        found = self._read("SELECT value FROM meta WHERE key = 'database_id'")
+        if found:  # the usual case: a read, no write at every start
+            return str(found[0][0])
+        with self._write() as tx:
+            tx.execute(
+                "INSERT INTO meta (key, value) VALUES ('database_id', ?)"
+                " ON CONFLICT (key) DO NOTHING",
+                (uuid.uuid4().hex,),
+            )
+            row = tx.execute("SELECT value FROM meta WHERE key = 'database_id'").fetchone()
+        return str(row[0])

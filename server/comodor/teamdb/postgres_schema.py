@@ -171,6 +171,18 @@ TEAM_MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE lessons ADD COLUMN trigger_terms INTEGER NOT NULL DEFAULT 0;
     """,
+    # 4: retention (learning.archiveAfterDays): lessons nobody recalled for that long
+    # are moved here whole, with their ids, and can be moved back; never deleted.
+    # Older code never reads this table, so the schema stays compatible with 2.
+    """
+    CREATE TABLE archived_lessons (
+        LIKE lessons INCLUDING DEFAULTS,
+        archived_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (id)
+    );
+    CREATE INDEX archived_lessons_by_scope ON archived_lessons (scope);
+    CREATE INDEX lessons_by_last_used ON lessons (scope, last_used);
+    """,
 )
 
 TEAM_SCHEMA_VERSION = len(TEAM_MIGRATIONS)
@@ -185,5 +197,6 @@ code never reads) leaves it usable by the release before; this number says so, i
 the newer database instead of being locked out. Raise it to
 :data:`TEAM_SCHEMA_VERSION` with any migration older code would misread or break.
 Migration 3 only adds ``lessons.trigger_terms`` (rows the older code writes say 0,
-"not told", which recall reads correctly), so schema 2 stays compatible.
+"not told", which recall reads correctly), and 4 only adds ``archived_lessons`` (which
+older code never reads), so schema 2 stays compatible.
 """

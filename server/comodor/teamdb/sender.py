@@ -56,6 +56,21 @@ class TeamBackend(SharedRecords, Protocol):
     def lessons_with_terms(
         self, ids: Sequence[int] | None = None, *, after: int = 0, batch: int = 2000
     ) -> list[tuple[Lesson, str]]: ...
+    def index_rows_after(
+        self, after: int, batch: int, scopes: Sequence[str] | None = None
+    ) -> list[tuple[Any, ...]]: ...
+    def count_lessons(self, scopes: Sequence[str]) -> int: ...
+    def database_id(self) -> str: ...
+    def archive_unrecalled(
+        self, scopes: Sequence[str], days: float, now: float | None = None
+    ) -> int: ...
+    def restore_archived(self, ids: Sequence[int] | None, scopes: Sequence[str]) -> list[int]: ...
+    def archived_lessons(
+        self, scopes: Sequence[str], limit: int = 1000
+    ) -> list[tuple[int, str]]: ...
+    def lesson_log_covers(self, rev: int) -> bool: ...
+    def count_all_lessons(self) -> int: ...
+    def schema_state(self) -> tuple[int, bool]: ...
     def add_votes(
         self,
         votes: Sequence[VoteInput],
@@ -114,6 +129,10 @@ class TeamSender:
         self._heard = 0
         """Notifications heard; the mirror's lessons are current when ``_mirror_at`` equals it."""
         self._mirror_at = -1
+        self._listening: Callable[[], bool] | None = None
+        self._log_looked_at = -1
+        """``_heard`` when the team's lesson log was last read (see :meth:`log_may_have_moved`)."""
+        self._wrote_since_look = True
         self._last_try = time.monotonic()
         if team is None:
             self._went_offline(reason or "it could not be opened")
@@ -238,6 +257,7 @@ class TeamSender:
     def _queue(self, name: str, args: dict[str, Any]) -> tuple[Entry, Any]:
         """Queue one operation and send what is queued; (entry, its result if it was sent)."""
         entry = self.outbox.put(name, args)
+        self._wrote_since_look = True
         self._queue_changed()
         self.mirror.stale()
         named = [args[k] for k in ("lesson_id",) if k in args] + list(args.get("ids", ()))
@@ -375,6 +395,32 @@ class TeamSender:
         return len(self._flush())
 
     # -- freshness ------------------------------------------------------------- #
+
+    def listen_with(self, connected: Callable[[], bool]) -> None:
+        """A listener hears every commit while ``connected()`` (``teamdb.opening``)."""
+        self._listening = connected
+
+    def log_may_have_moved(self) -> bool:
+        """Whether the team's lesson log must be read again, or is known unchanged.
+
+        Known unchanged only while a listener is connected (``LISTEN`` hears every
+        commit after it, and reconnecting counts as hearing one), nothing was heard
+        since the last read, and this store wrote nothing since (its own ``NOTIFY``
+        may still be on its way). Otherwise, as without a listener, it is read.
+        """
+        listening = self._listening
+        return (
+            listening is None
+            or not listening()
+            or self._wrote_since_look
+            or self._log_looked_at != self._heard
+        )
+
+    def looking_at_log(self) -> int:
+        """Called just before reading the log: what was heard then."""
+        self._wrote_since_look = False
+        self._log_looked_at = heard = self._heard
+        return heard
 
     def note_team_change(self, ours: bool) -> None:
         """The listener heard a commit on the team database (``ours``: by this store)."""

@@ -2,7 +2,8 @@
 
 A platform team asks these before and after rolling a team brain out: how big it
 is per scope, how many people vote in it, when it last changed and by whom, which
-schema it is at, and how many connections the servers hold on it now. Everything
+schema it is at, how many connections the servers hold on it now, and how many
+lessons retention archived (:mod:`comodor.teamdb.retention`: never silently). Everything
 is read in one short read-only connection of its own (never the pool, never a
 migration: a status command must not change the database it reports on).
 
@@ -30,6 +31,8 @@ class ScopeSize:
     lessons: int
     rules: int
     votes: int
+    archived: int = 0
+    """Lessons retention moved out of recall (``learning.archiveAfterDays``), restorable."""
 
 
 @attrs.frozen
@@ -55,21 +58,27 @@ class TeamStatus:
     comodor_connections: int
     """Those opened by Comodor servers: pooled (``comodor``) and listeners (``comodor-listen``)."""
     lag: str = LAG_UNKNOWN
+    archived: int = 0
+    """Archived lessons in every scope (kept, restorable: ``comodor-lsp team restore``)."""
 
     def as_json(self) -> dict[str, Any]:
         return attrs.asdict(self)
 
 
 _SIZES = """
-SELECT scope, sum(lessons)::bigint, sum(rules)::bigint, sum(votes)::bigint FROM (
-    SELECT scope, count(*) AS lessons, 0 AS rules, 0 AS votes FROM lessons GROUP BY scope
+SELECT scope, sum(lessons)::bigint, sum(rules)::bigint, sum(votes)::bigint,
+    sum(archived)::bigint FROM (
+    SELECT scope, count(*) AS lessons, 0 AS rules, 0 AS votes, 0 AS archived FROM lessons
+        GROUP BY scope
     UNION ALL
-    SELECT scope, 0, count(*), 0 FROM rules GROUP BY scope
+    SELECT scope, 0, count(*), 0, 0 FROM rules GROUP BY scope
     UNION ALL
-    SELECT r.scope, 0, 0, count(*) FROM rule_votes v JOIN rules r ON r.id = v.rule_id
+    SELECT r.scope, 0, 0, count(*), 0 FROM rule_votes v JOIN rules r ON r.id = v.rule_id
         GROUP BY r.scope
+    {archived}
 ) AS counted GROUP BY scope ORDER BY scope
 """
+_ARCHIVED = "UNION ALL SELECT scope, 0, 0, 0, count(*) FROM archived_lessons GROUP BY scope"
 _LAST = """
 SELECT at, what, by FROM (
     SELECT max(updated_at) AS at, 'lesson' AS what, '' AS by FROM lessons
@@ -117,7 +126,9 @@ def _read(conn: Any, where: str) -> TeamStatus:
     if not made:  # no Comodor has connected yet: nothing to count
         return TeamStatus(where, 0, [], 0, None, 0, int(total), int(ours))
     row = conn.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-    scopes = [ScopeSize(s, int(a), int(b), int(c)) for s, a, b, c in conn.execute(_SIZES)]
+    archives = conn.execute("SELECT to_regclass('archived_lessons') IS NOT NULL").fetchone()[0]
+    sizes = _SIZES.format(archived=_ARCHIVED if archives else "")
+    scopes = [ScopeSize(s, int(a), int(b), int(c), int(d)) for s, a, b, c, d in conn.execute(sizes)]
     users = conn.execute(
         "SELECT count(DISTINCT voter) FROM rule_votes WHERE voter <> ''"
     ).fetchone()[0]
@@ -132,6 +143,7 @@ def _read(conn: Any, where: str) -> TeamStatus:
         log_revision=int(revision),
         connections=int(total),
         comodor_connections=int(ours),
+        archived=sum(size.archived for size in scopes),
     )
 
 
@@ -145,17 +157,32 @@ def render_status(status: TeamStatus, *, now: float | None = None) -> str:
         f"log          revision {status.log_revision}",
         f"connections  {status.connections} open now ({status.comodor_connections} from Comodor)",
         f"lag          {status.lag} (servers do not report the revision they have read)",
+        f"archived     {_archived(status.archived)}",
     ]
     if status.scopes:
         width = max(len("scope"), *(len(s.scope) for s in status.scopes))
-        lines += ["", f"{'scope'.ljust(width)}  {'lessons':>9}  {'rules':>7}  {'votes':>7}"]
+        lines += [
+            "",
+            f"{'scope'.ljust(width)}  {'lessons':>9}  {'rules':>7}  {'votes':>7}  {'archived':>9}",
+        ]
         for size in status.scopes:
             lines.append(
-                f"{size.scope.ljust(width)}  {size.lessons:>9,}  {size.rules:>7,}  {size.votes:>7,}"
+                f"{size.scope.ljust(width)}  {size.lessons:>9,}  {size.rules:>7,}"
+                f"  {size.votes:>7,}  {size.archived:>9,}"
             )
     else:
         lines += ["", "no lessons, rules or votes yet"]
     return "\n".join(lines)
+
+
+def _archived(count: int) -> str:
+    if not count:
+        return "none (learning.archiveAfterDays is off, or nothing was old enough)"
+    plural = "lesson" if count == 1 else "lessons"
+    return (
+        f"{count:,} {plural} not recalled for learning.archiveAfterDays, kept out of recall; "
+        "comodor-lsp team restore --all brings them back"
+    )
 
 
 def _change(change: LastChange | None, now: float | None) -> str:

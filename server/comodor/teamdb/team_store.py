@@ -33,6 +33,7 @@ from typing import Any
 
 import attrs
 
+from ..brain.errors import BrainUnavailable
 from ..brain.models import Lesson, Skill
 from ..brain.recall.text import terms as text_terms
 from ..brain.store.interface import LogPosition, VoteInput
@@ -177,30 +178,46 @@ class TeamStore(TeamSender, PersonalRows):
             rows += [team_view.index_row(*view[i]) for i in pending if i in view]
         return rows
 
-    def iter_index_rows(self, batch: int = 2000) -> Iterator[tuple[Any, ...]]:
-        yield from self.local.iter_index_rows(batch)
+    def iter_index_rows(
+        self, batch: int = 2000, scopes: Sequence[str] | None = None
+    ) -> Iterator[tuple[Any, ...]]:
+        """Every lesson's index row (of ``scopes``, if given): never a lesson's text.
+
+        The team's rows come from the database's own index rows (``trigger_terms`` is
+        stored), so building the index neither re-reads 200,000 texts nor keeps a copy
+        of them: the mirror holds the lessons this server has actually read (recall's
+        winners, lists), which is what it can answer from while the database is away.
+        With ``scopes`` (the recall index of one project: ``global`` and the project's)
+        the other projects' lessons are not read at all.
+        """
+        wanted = None if scopes is None else set(scopes)
+
+        def ours(row: tuple[Any, ...]) -> bool:
+            return wanted is None or row[1] in wanted
+
+        yield from filter(ours, self.local.iter_index_rows(batch))
+        shared = None if scopes is None else [s for s in scopes if not personal(s)]
         given: set[int] = set()
         try:
             last = 0
-            while True:
+            while shared != []:
                 found = self._call(
-                    functools.partial(self._db.lessons_with_terms, after=last, batch=batch)
+                    functools.partial(self._db.index_rows_after, last, batch, shared)
                 )
-                self.mirror.put_lessons(found)
-                for lesson, terms in found:
-                    given.add(lesson.id)
-                    yield team_view.index_row(lesson, terms)
+                for row in found:
+                    given.add(row[0])
+                    yield tuple(row)
                 if len(found) < batch:
                     break
-                last = found[-1][0].id
+                last = found[-1][0]
             queued = self._overlay()
             for lesson, terms in queued.lessons.values():
                 if lesson.id not in queued.deleted_lessons:
-                    yield team_view.index_row(lesson, terms)
+                    yield from filter(ours, [team_view.index_row(lesson, terms)])
         except _Offline:
             for lesson, terms in self.mirror.lesson_view(self._overlay()).values():
                 if lesson.id not in given:
-                    yield team_view.index_row(lesson, terms)
+                    yield from filter(ours, [team_view.index_row(lesson, terms)])
 
     def lesson_log_head(self) -> LogPosition:
         local = self.local.lesson_log_head()
@@ -216,21 +233,108 @@ class TeamStore(TeamSender, PersonalRows):
         local_head, changed = self.local.lesson_log_since(local_rev)
         assert isinstance(local_head, int)
         changed = list(changed)
-        heard = self._heard
-        try:
-            head, team_changed = self._call(lambda: self._db.lesson_log_since(team_rev))
-            team_rev = int(head)
-            changed += team_changed
-            self.mirror.forget_lessons(team_changed)
-            self._mirror_at = heard
-        except _Offline:
-            pass
+        if self.online and not self.log_may_have_moved():
+            pass  # the listener heard nothing since the last read: no round trip
+        else:
+            heard = self.looking_at_log()
+            try:
+                head, team_changed = self._call(lambda: self._db.lesson_log_since(team_rev))
+                team_rev = int(head)
+                changed += team_changed
+                self.mirror.forget_lessons(team_changed)
+                self._mirror_at = heard
+            except _Offline:
+                self._wrote_since_look = True
         if generation != self._queue_generation:
             queued = set(self._overlay().lessons)
             changed += sorted(queued | self._queued_ids)
             self._queued_ids = queued
             generation = self._queue_generation
         return (local_head, team_rev, generation), list(dict.fromkeys(changed))
+
+    # -- retention (comodor.teamdb.retention) ---------------------------------- #
+
+    def archive_unrecalled(
+        self, scopes: Sequence[str], days: float, now: float | None = None
+    ) -> int:
+        """Archive the team lessons not recalled for ``days`` days; 0 while offline."""
+        shared = [s for s in scopes if not personal(s)]
+        if not shared or days <= 0:
+            return 0
+        self._wrote_since_look = True
+        try:
+            return int(self._call(lambda: self._db.archive_unrecalled(shared, days, now)))
+        except _Offline:
+            return 0  # archiving can wait for the database; nothing is lost meanwhile
+
+    def restore_archived(self, ids: Sequence[int] | None, scopes: Sequence[str]) -> list[int]:
+        """Bring archived team lessons back (all of ``scopes``' when ``ids`` is None)."""
+        shared = [s for s in scopes if not personal(s)]
+        self._wrote_since_look = True
+        try:
+            return list(self._call(lambda: self._db.restore_archived(ids, shared)))
+        except _Offline:
+            raise BrainUnavailable(
+                f"the team database {self.team_location} is unreachable; "
+                "archived lessons can be restored once it answers"
+            ) from None
+
+    def archived_lessons(self, scopes: Sequence[str]) -> list[tuple[int, str]]:
+        shared = [s for s in scopes if not personal(s)]
+        return list(self._call(lambda: self._db.archived_lessons(shared)))
+
+    # -- the recall snapshot (comodor.brain.recall.team_snapshots) ----------------- #
+
+    def recall_snapshot_identity(self) -> str | None:
+        """Local brain, team database and its schema; None when the database is away.
+
+        The scopes the index holds are the snapshot's too (its file is per project).
+        """
+        local = self.local.get_meta("brain_id")
+        if local is None:
+            return None
+        try:
+            database = self._call(self._db.database_id)
+            schema, _ = self._call(self._db.schema_state)
+        except _Offline:
+            return None
+        return f"{local}/{database}/team-schema-{schema}"
+
+    def recall_snapshot_covers(self, local_rev: int, team_rev: int) -> bool:
+        """Whether both logs lead on from these revisions (none behind it, none pruned)."""
+        local_head = self.local.lesson_log_head()
+        assert isinstance(local_head, int)
+        if local_rev > local_head or not self.local.lesson_log_covers(local_rev):
+            return False
+        try:
+            team_head = int(self._call(self._db.lesson_log_head))
+            return team_rev <= team_head and bool(
+                self._call(lambda: self._db.lesson_log_covers(team_rev))
+            )
+        except _Offline:
+            return False
+
+    def recall_snapshot_writable(self) -> bool:
+        """Only while online with nothing queued: a pending id means nothing elsewhere."""
+        return self.online and not self.outbox.count()
+
+    def count_indexed_lessons(self, scopes: Sequence[str]) -> int:
+        """The lessons of ``scopes`` a recall index must hold: local, team, queued; -1 offline."""
+        wanted = set(scopes)
+        queued = self._overlay()
+        pending = len(
+            [
+                lesson_id
+                for lesson_id, (lesson, _) in queued.lessons.items()
+                if lesson_id not in queued.deleted_lessons and lesson.scope in wanted
+            ]
+        )
+        shared = [s for s in scopes if not personal(s)]
+        try:
+            team = int(self._call(lambda: self._db.count_lessons(shared))) if shared else 0
+        except _Offline:
+            return -1
+        return self.local.count_lessons(scopes) + team + pending
 
     def update_lesson_text(self, lesson_id: int, trigger: str, guidance: str, terms: str) -> None:
         if not is_team_id(lesson_id):
@@ -248,7 +352,15 @@ class TeamStore(TeamSender, PersonalRows):
         self._queue("reinforce", {"lesson_id": lesson_id, "boost": boost, "ceiling": ceiling})
 
     def _known_lesson(self, lesson_id: int) -> bool:
-        return lesson_id in self.mirror.lesson_view(self._overlay())
+        """Whether the lesson exists: the mirror holds only what this server read."""
+        if lesson_id in self.mirror.lesson_view(self._overlay()):
+            return True
+        if is_pending(lesson_id):
+            return False
+        try:
+            return bool(self._call(lambda: self._db.get_lessons([lesson_id])))
+        except _Offline:
+            return False
 
     def set_pinned(self, lesson_id: int, pinned: bool) -> bool:
         if not is_team_id(lesson_id):

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from ..events import LessonForgotten, LessonTaught
+from ..events import LessonForgotten, LessonTaught, Notice
 from ..models import (
     LESSON_KINDS,
     MAX_GUIDANCE_CHARS,
@@ -74,9 +74,38 @@ class LessonBook:
     # -- the index ------------------------------------------------------------ #
 
     def warm(self) -> None:
-        """Make the recall index ready now (hosts call this off their event loop at start)."""
+        """Make the recall index ready now (hosts call this off their event loop at start).
+
+        Then, with ``learning.archiveAfterDays`` set, archive what nobody recalled.
+        """
         with self.shared.lock:
             self.sync()
+        self.archive_unrecalled()
+
+    def archive_unrecalled(self, now: float | None = None) -> int:
+        """Team retention (:mod:`comodor.teamdb.retention`): archive, say so, return how many.
+
+        Only a team brain archives (its store has ``archive_unrecalled``); the local
+        file keeps every lesson. Never silent: the user is told how many and how to
+        get them back.
+        """
+        shared = self.shared
+        days = shared.settings.archive_after_days
+        archive = getattr(shared.store, "archive_unrecalled", None)
+        if days <= 0 or archive is None:
+            return 0
+        moved = int(archive(shared.scopes, days, now))
+        if moved:
+            self.changed()
+            plural = "lesson" if moved == 1 else "lessons"
+            shared.bus.emit(
+                Notice(
+                    f"Archived {moved} team {plural} nobody recalled for {days} days "
+                    "(learning.archiveAfterDays). Nothing is deleted: `comodor-lsp team "
+                    "status` counts them and `comodor-lsp team restore --all` brings them back."
+                )
+            )
+        return moved
 
     def sync(self) -> bool:
         """Catch the index up with every lesson change, whoever made it; True if any."""

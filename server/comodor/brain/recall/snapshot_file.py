@@ -55,6 +55,8 @@ DTYPES: dict[str, np.dtype[Any]] = {
 class Loaded:
     snapshot: Snapshot
     rev: int
+    position: tuple[int, ...] = ()
+    """A team brain's log position (local file, team database); () for a brain file."""
 
 
 def snapshot_path(brain_path: Path) -> Path:
@@ -65,8 +67,19 @@ def _aligned(offset: int) -> int:
     return (offset + _ALIGN - 1) // _ALIGN * _ALIGN
 
 
-def write(path: Path, snapshot: Snapshot, *, rev: int, brain: str, schema: int) -> None:
-    """Write ``snapshot`` atomically; an OSError propagates (the caller logs it)."""
+def write(
+    path: Path,
+    snapshot: Snapshot,
+    *,
+    rev: int,
+    brain: str,
+    schema: int,
+    position: tuple[int, ...] = (),
+) -> None:
+    """Write ``snapshot`` atomically; an OSError propagates (the caller logs it).
+
+    ``position`` is a team brain's log position, one revision per database.
+    """
     arrays = {
         name: np.ascontiguousarray(array, dtype=DTYPES[name])
         for name, array in snapshot.arrays().items()
@@ -85,6 +98,7 @@ def write(path: Path, snapshot: Snapshot, *, rev: int, brain: str, schema: int) 
         "schema": schema,
         "brain": brain,
         "rev": rev,
+        "position": list(position),
         "scopes": snapshot.scopes,
         "arrays": layout,
         "data_bytes": len(data),
@@ -166,4 +180,7 @@ def _parse(mapped: mmap.mmap, brain: str, schema: int) -> tuple[Loaded | None, s
     rev = header["rev"]
     if not isinstance(rev, int) or rev < 0:
         return None, "the recall snapshot has no revision"
-    return Loaded(snapshot, rev), ""
+    position = header.get("position", [])
+    if not isinstance(position, list) or not all(isinstance(p, int) and p >= 0 for p in position):
+        return None, "the recall snapshot's log position is not a list of revisions"
+    return Loaded(snapshot, rev, tuple(position)), ""

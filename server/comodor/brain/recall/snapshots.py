@@ -58,6 +58,10 @@ class Snapshots:
             self._brain_id = store.get_meta(BRAIN_ID_KEY)
         return self._brain_id
 
+    def writable(self) -> bool:
+        """Whether a snapshot may be written now (a team brain adds its own conditions)."""
+        return not self.shared.store.read_only
+
     def note(self, reason: str) -> None:
         self.reason = reason
         log.info("recall index: %s", reason)
@@ -78,9 +82,15 @@ class Snapshots:
     def busy(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def maybe_compact(self, index: RecallIndex, *, now: bool = False) -> None:
-        """Start a compaction if enough changed (caller holds the lock)."""
-        if self.busy() or self._brain_id is None or self.shared.store.read_only:
+    def maybe_compact(
+        self, index: RecallIndex, *, now: bool = False, position: tuple[int, ...] = ()
+    ) -> None:
+        """Start a compaction if enough changed (caller holds the lock).
+
+        ``position`` is a team brain's log position the index reflects (written in the
+        file's header); a brain file's is ``index.rev`` alone.
+        """
+        if self.busy() or self._brain_id is None or not self.writable():
             return
         behind = index.rev - self.file_rev if self.file_rev >= 0 else COMPACT_AFTER_CHANGES
         if not now and behind < COMPACT_AFTER_CHANGES and index.delta_size < COMPACT_AFTER_SLOTS:
@@ -94,7 +104,10 @@ class Snapshots:
         def compact() -> None:
             started = time.perf_counter()
             try:
-                write(self.path, job(), rev=rev, brain=brain, schema=SCHEMA_VERSION)
+                write(
+                    self.path, job(), rev=rev, brain=brain, schema=SCHEMA_VERSION,
+                    position=position,
+                )  # fmt: skip
             except OSError as error:
                 log.warning("could not write the recall snapshot %s: %s", self.path, error)
                 return

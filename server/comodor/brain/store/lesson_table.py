@@ -111,15 +111,22 @@ class LessonRows(StoreBase):
         """Every lesson's index row, streamed in batches to keep the peak memory low."""
         last = 0
         while True:
-            rows = self._read(
-                "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success,"
-                " pinned, trigger_terms FROM lessons WHERE id > ? ORDER BY id LIMIT ?",
-                (last, batch),
-            )
+            rows = self.index_rows_after(last, batch)
             yield from rows
             if len(rows) < batch:
                 return
             last = rows[-1][0]
+
+    def index_rows_after(
+        self, after: int, batch: int, scopes: Sequence[str] | None = None
+    ) -> list[tuple[Any, ...]]:
+        """The next ``batch`` index rows after lesson id ``after`` (of ``scopes``, if given)."""
+        where = "id > ?" if scopes is None else f"id > ? AND scope IN ({in_marks(scopes)})"
+        return self._read(
+            "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success,"
+            f" pinned, trigger_terms FROM lessons WHERE {where} ORDER BY id LIMIT ?",
+            (after, *(scopes or ()), batch),
+        )
 
     def lesson_log_since(self, rev: LogPosition) -> tuple[LogPosition, list[int]]:
         """Lessons changed after ``rev`` (by any process) and the newest rev."""
