@@ -66,13 +66,25 @@ def pytest_report_header() -> str:
     return f"fake secrets: COMODOR_SECRETS_SEED={SEED}"
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (``--dist loadgroup``)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip the slow tiers on request; keep tests that share one costly setup on one worker.
+
+    Under ``pytest-xdist --dist loadgroup`` (``scripts/test``) every test driving a real
+    editor runs on one worker: each worker is its own session, so two would each install
+    code-server and start Chromium, and two VS Code windows on a loaded 2-core machine make
+    the timing-sensitive ones flaky. The tests of the built wheel share one build likewise.
+    """
     del config
-    if os.environ.get("COMODOR_SKIP_SLOW") == "1":
-        skip = pytest.mark.skip(reason="COMODOR_SKIP_SLOW=1")
-        for item in items:
-            if "slow" in item.keywords:
-                item.add_marker(skip)
+    skip_slow = os.environ.get("COMODOR_SKIP_SLOW") == "1"
+    skip = pytest.mark.skip(reason="COMODOR_SKIP_SLOW=1")
+    for item in items:
+        if skip_slow and "slow" in item.keywords:
+            item.add_marker(skip)
+        if "editor" in item.keywords:
+            item.add_marker(pytest.mark.xdist_group("editors"))
+        elif "distribution" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.xdist_group("distribution"))
 
 
 @pytest.fixture(scope="session")
@@ -114,15 +126,6 @@ def team_url(pg_cluster: object) -> str:
 @pytest.fixture(scope="session")
 def distribution(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """This checkout built by ``python -m build``: the folder with the wheel and the sdist."""
-    import subprocess
-    import sys
+    from tests.support.builds import built_distribution
 
-    out = tmp_path_factory.mktemp("dist")
-    root = Path(__file__).resolve().parents[1]
-    subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(root)],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
-    return out
+    return built_distribution(tmp_path_factory.mktemp("dist"), tmp_path_factory)
