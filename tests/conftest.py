@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -57,6 +58,18 @@ def events(engine: LearningEngine) -> list[str]:
 
     engine.bus.subscribe(collect)
     return collected
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Draw this run's fake-secret seed once, before any xdist worker starts.
+
+    Each worker imports ``tests.support.secrets`` itself; without the seed in the
+    environment (which the workers inherit) each drew its own, and the seed printed in
+    the header was not the one a failing worker had used.
+    """
+    del config
+    if not os.environ.get("COMODOR_SECRETS_SEED"):
+        os.environ["COMODOR_SECRETS_SEED"] = str(random.SystemRandom().randrange(2**32))
 
 
 def pytest_report_header() -> str:
