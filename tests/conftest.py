@@ -79,25 +79,43 @@ def pytest_report_header() -> str:
     return f"fake secrets: COMODOR_SECRETS_SEED={SEED}"
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (``--dist loadgroup``)
+XDIST_GROUPS = {"editor": "editors", "distribution": "distribution"}
+"""Tests sharing one costly setup (by marker or fixture) and the xdist group they share."""
+
+
+@pytest.hookimpl(trylast=True)  # after xdist's own grouping, to see whether it took
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip the slow tiers on request; keep tests that share one costly setup on one worker.
 
-    Under ``pytest-xdist --dist loadgroup`` (``scripts/test``) every test driving a real
-    editor runs on one worker: each worker is its own session, so two would each install
-    code-server and start Chromium, and two VS Code windows on a loaded 2-core machine make
-    the timing-sensitive ones flaky. The tests of the built wheel share one build likewise.
+    Under ``pytest-xdist --dist loadgroup`` (``scripts/test-tiers``) every test driving a
+    real editor runs on one worker: each worker is its own session, so two would each
+    install code-server and start Chromium, and two VS Code windows on a loaded 2-core
+    machine make the timing-sensitive ones flaky. The tests of the built wheel share one
+    build likewise. xdist groups a test by adding ``@group`` to its id; xdist 3.8 writes
+    that to ``item._nodeid``, which pytest 9 no longer reads (it keeps ``item._id``), so
+    where the id did not change this does it.
     """
-    del config
-    skip_slow = os.environ.get("COMODOR_SKIP_SLOW") == "1"
-    skip = pytest.mark.skip(reason="COMODOR_SKIP_SLOW=1")
+    if os.environ.get("COMODOR_SKIP_SLOW") == "1":
+        skip = pytest.mark.skip(reason="COMODOR_SKIP_SLOW=1")
+        for item in items:
+            if "slow" in item.keywords:
+                item.add_marker(skip)
+    grouping = bool(getattr(config.option, "loadgroup", False))
     for item in items:
-        if skip_slow and "slow" in item.keywords:
-            item.add_marker(skip)
-        if "editor" in item.keywords:
-            item.add_marker(pytest.mark.xdist_group("editors"))
-        elif "distribution" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.xdist_group("distribution"))
+        marks = [m.args[0] for m in item.iter_markers("xdist_group") if m.args]
+        if not grouping or not marks or item.nodeid.endswith(f"@{marks[0]}"):
+            continue
+        from _pytest.nodeid import coerce_node_id
+
+        item._id = coerce_node_id(f"{item.nodeid}@{marks[0]}")  # type: ignore[attr-defined]
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark each test that shares a costly setup with its xdist group (before xdist reads it)."""
+    if "editor" in item.keywords:
+        item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS["editor"]))
+    elif "distribution" in getattr(item, "fixturenames", ()):
+        item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS["distribution"]))
 
 
 @pytest.fixture(scope="session")
