@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -59,6 +60,18 @@ def events(engine: LearningEngine) -> list[str]:
     return collected
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Draw this run's fake-secret seed once, before any xdist worker starts.
+
+    Each worker imports ``tests.support.secrets`` itself; without the seed in the
+    environment (which the workers inherit) each drew its own, and the seed printed in
+    the header was not the one a failing worker had used.
+    """
+    del config
+    if not os.environ.get("COMODOR_SECRETS_SEED"):
+        os.environ["COMODOR_SECRETS_SEED"] = str(random.SystemRandom().randrange(2**32))
+
+
 def pytest_report_header() -> str:
     """The seed of this run's fake-secret corpus, so a failure can be replayed."""
     from tests.support.secrets import SEED
@@ -66,13 +79,43 @@ def pytest_report_header() -> str:
     return f"fake secrets: COMODOR_SECRETS_SEED={SEED}"
 
 
+XDIST_GROUPS = {"editor": "editors", "distribution": "distribution"}
+"""Tests sharing one costly setup (by marker or fixture) and the xdist group they share."""
+
+
+@pytest.hookimpl(trylast=True)  # after xdist's own grouping, to see whether it took
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    del config
+    """Skip the slow tiers on request; keep tests that share one costly setup on one worker.
+
+    Under ``pytest-xdist --dist loadgroup`` (``scripts/test-tiers``) every test driving a
+    real editor runs on one worker: each worker is its own session, so two would each
+    install code-server and start Chromium, and two VS Code windows on a loaded 2-core
+    machine make the timing-sensitive ones flaky. The tests of the built wheel share one
+    build likewise. xdist groups a test by adding ``@group`` to its id; xdist 3.8 writes
+    that to ``item._nodeid``, which pytest 9 no longer reads (it keeps ``item._id``), so
+    where the id did not change this does it.
+    """
     if os.environ.get("COMODOR_SKIP_SLOW") == "1":
         skip = pytest.mark.skip(reason="COMODOR_SKIP_SLOW=1")
         for item in items:
             if "slow" in item.keywords:
                 item.add_marker(skip)
+    grouping = bool(getattr(config.option, "loadgroup", False))
+    for item in items:
+        marks = [m.args[0] for m in item.iter_markers("xdist_group") if m.args]
+        if not grouping or not marks or item.nodeid.endswith(f"@{marks[0]}"):
+            continue
+        from _pytest.nodeid import coerce_node_id
+
+        item._id = coerce_node_id(f"{item.nodeid}@{marks[0]}")  # type: ignore[attr-defined]
+
+
+def pytest_itemcollected(item: pytest.Item) -> None:
+    """Mark each test that shares a costly setup with its xdist group (before xdist reads it)."""
+    if "editor" in item.keywords:
+        item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS["editor"]))
+    elif "distribution" in getattr(item, "fixturenames", ()):
+        item.add_marker(pytest.mark.xdist_group(XDIST_GROUPS["distribution"]))
 
 
 @pytest.fixture(scope="session")
@@ -114,15 +157,6 @@ def team_url(pg_cluster: object) -> str:
 @pytest.fixture(scope="session")
 def distribution(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """This checkout built by ``python -m build``: the folder with the wheel and the sdist."""
-    import subprocess
-    import sys
+    from tests.support.builds import built_distribution
 
-    out = tmp_path_factory.mktemp("dist")
-    root = Path(__file__).resolve().parents[1]
-    subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(out), str(root)],
-        check=True,
-        capture_output=True,
-        timeout=600,
-    )
-    return out
+    return built_distribution(tmp_path_factory.mktemp("dist"), tmp_path_factory)

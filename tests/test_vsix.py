@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import builds
 from tests.support.rpc import RawServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -129,20 +130,9 @@ def test_every_python_gets_the_version_the_oldest_one_got() -> None:
 
 
 @pytest.fixture(scope="module")
-def built_vsix() -> tuple[Path, str]:
+def built_vsix(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     """The VSIX ``scripts/build_vsix.py`` builds for this machine, and the build's log."""
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "build_vsix.py")],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    vsix = Path(done.stdout.strip().splitlines()[-1])
-    assert vsix.is_file() and vsix.suffix == ".vsix", vsix
-    return vsix, done.stderr
+    return builds.built_vsix(tmp_path_factory)
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,8 @@ import asyncio
 import random
 from pathlib import Path
 
+import pytest
+
 from bench import learning
 from bench.codegen import PROFILE, Style, logic_edit, new_spec, render
 
@@ -25,6 +27,7 @@ def test_every_convention_is_seen_alone_by_the_capture() -> None:
     assert all(row["alone"] == row["samples"] for row in probe.values())
 
 
+@pytest.mark.slow  # a whole benchmark run through real server processes
 def test_a_tiny_run_learns_without_false_rules(tmp_path: Path) -> None:
     args = learning.build_parser().parse_args(
         ["--seeds", "1", "--files", "9", "--flip-files", "6", "--tasks", "6"]

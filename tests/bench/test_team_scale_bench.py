@@ -10,6 +10,7 @@ from bench import team_scale
 from tests.support.postgres import Cluster
 
 
+@pytest.mark.slow  # a whole benchmark run: two real servers on a real PostgreSQL
 def test_every_column_is_measured_for_two_real_servers(
     tmp_path: Path, pg_cluster: Cluster, capsys: pytest.CaptureFixture[str]
 ) -> None:

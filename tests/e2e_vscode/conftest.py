@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from tests.support import builds
+
 if TYPE_CHECKING:
     from .vscode_ui import VSCodeUI
 
@@ -106,21 +108,13 @@ def code_server_bin() -> Path:
 
 
 @pytest.fixture(scope="session")
-def extension_vsix() -> Path:
-    """Build the .vsix the way a release does (scripts/build_vsix.py, for this platform)."""
+def extension_vsix(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The .vsix built the way a release does (scripts/build_vsix.py, for this platform).
+
+    One build per run, shared with tests/test_vsix.py (tests/support/builds.py).
+    """
     start = time.monotonic()
-    proc = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "build_vsix.py")],
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    if proc.returncode != 0:
-        pytest.fail(f"build_vsix.py failed:\n{proc.stdout[-3000:]}\n{proc.stderr[-3000:]}")
-    vsix = Path(proc.stdout.strip().splitlines()[-1])
-    assert vsix.is_file() and vsix.suffix == ".vsix", vsix
+    vsix, _ = builds.built_vsix(tmp_path_factory)
     _log(f"build_vsix.py: {time.monotonic() - start:.1f}s -> {vsix.name}")
     return vsix
 

@@ -122,6 +122,14 @@ class Cluster:
         return f"postgresql://{USER}{secret}@127.0.0.1:{self.port}/{database}"
 
     def destroy(self) -> None:
+        """Stop at once (``-m immediate``) and remove the folder.
+
+        A clean stop first writes every dirty page of every database the tests made, which
+        took 40 s at the end of each worker's session on a busy machine; nothing of this
+        cluster is kept, so there is nothing to write.
+        """
         with contextlib.suppress(subprocess.SubprocessError, OSError):
-            self.stop()
+            self._run(
+                str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"
+            )  # fmt: skip
         shutil.rmtree(self.root, ignore_errors=True)

@@ -18,8 +18,10 @@ from ..recall.text import trigger_prefix
 from .backend import StoreBase, in_marks
 from .interface import LogPosition
 from .rows import (
+    INDEX_ROW_COLUMNS,
     INSERT_LESSON,
     LESSON_COLUMNS,
+    LESSON_FIELDS,
     lesson_from_row,
     lesson_to_row,
 )
@@ -75,7 +77,7 @@ class LessonRows(StoreBase):
         """Lessons whose text has any of ``words`` (stemmed), best match first."""
         if not words or not scopes:
             return []
-        columns = ", ".join(f"l.{name.strip()}" for name in LESSON_COLUMNS.split(","))
+        columns = ", ".join(f"l.{name}" for name in LESSON_FIELDS)
         rows = self._search_rows(columns, words, scopes, limit)
         return [(lesson_from_row(row[:-1]), float(row[-1])) for row in rows]
 
@@ -98,10 +100,7 @@ class LessonRows(StoreBase):
         id, scope, terms, trust inputs, pinned, and how many of the terms are the
         trigger's.
         """
-        sql = (
-            "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success, pinned,"
-            " trigger_terms FROM lessons"
-        )
+        sql = f"SELECT {INDEX_ROW_COLUMNS} FROM lessons"
         if lesson_ids is None:
             return self._read(sql)
         marks = in_marks(lesson_ids)
@@ -123,8 +122,7 @@ class LessonRows(StoreBase):
         """The next ``batch`` index rows after lesson id ``after`` (of ``scopes``, if given)."""
         where = "id > ?" if scopes is None else f"id > ? AND scope IN ({in_marks(scopes)})"
         return self._read(
-            "SELECT id, scope, terms, confidence, wins, losses, created_at, last_success,"
-            f" pinned, trigger_terms FROM lessons WHERE {where} ORDER BY id LIMIT ?",
+            f"SELECT {INDEX_ROW_COLUMNS} FROM lessons WHERE {where} ORDER BY id LIMIT ?",
             (after, *(scopes or ()), batch),
         )
 

@@ -69,29 +69,59 @@ class AgentWrite:
     """Who made it: one of :data:`comodor.brain.models.AGENT_WRITE_SOURCES`."""
 
 
-AGENT_WRITE_COLUMNS = (
-    "id, scope, path, before_hash, after_hash, created, episode_id, status, last_hash,"
-    " created_at, source"
-)
-"""The columns :func:`agent_write_from_row` reads, in :class:`AgentWrite`'s order."""
+AGENT_WRITE_FIELDS = (
+    "id", "scope", "path", "before_hash", "after_hash", "created", "episode_id", "status",
+    "last_hash", "created_at", "source",
+)  # fmt: skip
+"""The ``agent_writes`` columns :func:`agent_write_from_row` reads, by name."""
+AGENT_WRITE_COLUMNS = ", ".join(AGENT_WRITE_FIELDS)
+
+
+def columns_of(row: Sequence[Any], fields: Sequence[str]) -> dict[str, Any]:
+    """A row selected with ``", ".join(fields)`` as a mapping from each field to its value.
+
+    The one place a row's positions meet the column names: every query selects its
+    columns from the same tuple of names the mapper then reads them by.
+    """
+    if len(row) != len(fields):
+        raise ValueError(f"a row of {len(row)} values for the {len(fields)} columns {fields}")
+    return dict(zip(fields, row, strict=True))
 
 
 def agent_write_from_row(row: Sequence[Any]) -> AgentWrite:
-    values = list(row)
-    values[5] = bool(values[5])
-    values[10] = str(values[10])
-    return AgentWrite(*values)
+    values = columns_of(row, AGENT_WRITE_FIELDS)
+    values["created"] = bool(values["created"])
+    values["source"] = str(values["source"])
+    return AgentWrite(**values)
 
 
-LESSON_COLUMNS = (
-    "id, kind, scope, trigger, guidance, confidence, pinned, source, uses, wins, losses, "
-    "created_at, updated_at, last_used, last_success"
+LESSON_FIELDS = (
+    "id", "kind", "scope", "trigger", "guidance", "confidence", "pinned", "source", "uses",
+    "wins", "losses", "created_at", "updated_at", "last_used", "last_success",
+)  # fmt: skip
+"""The ``lessons`` columns :func:`lesson_from_row` reads, by name."""
+LESSON_COLUMNS = ", ".join(LESSON_FIELDS)
+EPISODE_FIELDS = (
+    "id", "session_id", "scope", "goal", "success", "stopped", "steps", "elapsed", "approvals",
+    "tokens", "corrections", "undos", "retries", "tools_used", "error_kind", "rules_active",
+    "recalled", "skills", "started_at", "ended_at", "holdout",
+)  # fmt: skip
+"""The ``episodes`` columns :func:`episode_from_row` reads, by name."""
+EPISODE_COLUMNS = ", ".join(EPISODE_FIELDS)
+RULE_FIELDS = (
+    "id", "key", "scope", "language", "category", "pinned", "active", "created_at", "updated_at",
+)  # fmt: skip
+"""The ``rules`` columns :func:`rule_from_row` reads, by name."""
+RULE_COLUMNS = ", ".join(RULE_FIELDS)
+VOTE_FIELDS = (
+    "value", "statement", "kind", "weight", "origin", "detail", "created_at", "voter",
+)  # fmt: skip
+"""The ``rule_votes`` columns :func:`vote_from_row` reads, by name (after ``rule_id``)."""
+VOTE_COLUMNS = ", ".join(VOTE_FIELDS)
+INDEX_ROW_COLUMNS = (
+    "id, scope, terms, confidence, wins, losses, created_at, last_success, pinned, trigger_terms"
 )
-EPISODE_COLUMNS = (
-    "id, session_id, scope, goal, success, stopped, steps, elapsed, approvals, tokens, "
-    "corrections, undos, retries, tools_used, error_kind, rules_active, recalled, skills, "
-    "started_at, ended_at, holdout"
-)
+"""The ``lessons`` columns of an index row, in the order ``recall.entries.indexed`` reads."""
 INSERT_LESSON = (
     "INSERT INTO lessons (kind, scope, trigger, guidance, terms, trigger_terms, confidence,"
     " pinned, source, uses, wins, losses, created_at, updated_at, last_used, last_success)"
@@ -124,46 +154,27 @@ EPISODE_COUNTERS = frozenset({"corrections", "undos", "retries", "approvals", "s
 
 
 def lesson_from_row(row: Sequence[Any]) -> Lesson:
-    return Lesson(
-        id=row[0],
-        kind=row[1],
-        scope=row[2],
-        trigger=row[3],
-        guidance=row[4],
-        confidence=row[5],
-        pinned=bool(row[6]),
-        source=row[7],
-        uses=row[8],
-        wins=row[9],
-        losses=row[10],
-        created_at=row[11],
-        updated_at=row[12],
-        last_used=row[13],
-        last_success=row[14],
-    )
+    values = columns_of(row, LESSON_FIELDS)
+    values["pinned"] = bool(values["pinned"])
+    return Lesson(**values)
 
 
 def episode_from_row(row: Sequence[Any]) -> Episode:
-    return Episode(
-        id=row[0],
-        session_id=row[1],
-        scope=row[2],
-        goal=row[3],
-        success=bool(row[4]),
-        stopped=row[5],
-        steps=row[6],
-        elapsed=row[7],
-        approvals=row[8],
-        tokens=row[9],
-        corrections=row[10],
-        undos=row[11],
-        retries=row[12],
-        tools_used=json.loads(row[13]),
-        error_kind=row[14],
-        rules_active=row[15],
-        recalled=json.loads(row[16]),
-        skills=json.loads(row[17]),
-        started_at=row[18],
-        ended_at=row[19],
-        holdout=bool(row[20]),
-    )
+    values = columns_of(row, EPISODE_FIELDS)
+    for flag in ("success", "holdout"):
+        values[flag] = bool(values[flag])
+    for listed in ("tools_used", "recalled", "skills"):
+        values[listed] = json.loads(values[listed])
+    return Episode(**values)
+
+
+def rule_from_row(row: Sequence[Any], votes: Sequence[VoteRow]) -> RuleRow:
+    values = columns_of(row, RULE_FIELDS)
+    values["language"] = values["language"] or None
+    values["pinned"] = bool(values["pinned"])
+    values["active"] = bool(values["active"])
+    return RuleRow(**values, votes=tuple(votes))
+
+
+def vote_from_row(row: Sequence[Any]) -> VoteRow:
+    return VoteRow(**columns_of(row, VOTE_FIELDS))

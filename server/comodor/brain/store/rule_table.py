@@ -17,8 +17,12 @@ from typing import Any
 
 from .backend import StoreBase, Tx, in_marks
 from .rows import (
+    RULE_COLUMNS,
+    VOTE_COLUMNS,
     RuleRow,
     VoteRow,
+    rule_from_row,
+    vote_from_row,
 )
 
 
@@ -116,36 +120,20 @@ class RuleRows(StoreBase):
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
         with self._snapshot() as conn:
             rule_rows = conn.execute(
-                "SELECT id, key, scope, language, category, pinned, active, created_at,"
-                f" updated_at FROM rules{where} ORDER BY id",
-                params,
+                f"SELECT {RULE_COLUMNS} FROM rules{where} ORDER BY id", params
             ).fetchall()
             if not rule_rows:
                 return []
             marks = in_marks(rule_rows)
             vote_rows = conn.execute(
-                "SELECT rule_id, value, statement, kind, weight, origin, detail, created_at,"
-                f" voter FROM rule_votes WHERE rule_id IN ({marks}) ORDER BY id",
+                f"SELECT rule_id, {VOTE_COLUMNS} FROM rule_votes WHERE rule_id IN ({marks})"
+                " ORDER BY id",
                 [row[0] for row in rule_rows],
             ).fetchall()
         votes: dict[int, list[VoteRow]] = {}
-        for row in vote_rows:
-            votes.setdefault(row[0], []).append(VoteRow(*row[1:]))
-        return [
-            RuleRow(
-                id=row[0],
-                key=row[1],
-                scope=row[2],
-                language=row[3] or None,
-                category=row[4],
-                pinned=bool(row[5]),
-                active=bool(row[6]),
-                created_at=row[7],
-                updated_at=row[8],
-                votes=tuple(votes.get(row[0], ())),
-            )
-            for row in rule_rows
-        ]
+        for rule_id, *vote in vote_rows:
+            votes.setdefault(rule_id, []).append(vote_from_row(vote))
+        return [rule_from_row(row, votes.get(row[0], ())) for row in rule_rows]
 
     def rule_ids(self, dimensions: Sequence[tuple[str, str, str]]) -> dict[Any, int]:
         """The ids of existing dimensions ``(key, scope, language)`` (language '' for none)."""
