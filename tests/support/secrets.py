@@ -214,6 +214,16 @@ class SecretSample:
         """Every 8-character piece of the secret: none of them may survive redaction."""
         return {self.secret[i : i + 8] for i in range(len(self.secret) - 7)}
 
+    @property
+    def own_shingles(self) -> set[str]:
+        """The pieces of the secret its text does not also say elsewhere, in any case.
+
+        For checks that compare without case: "postgres" of the password postgres123
+        is also the ordinary word in POSTGRES_USER beside it, and may stay.
+        """
+        around = self.context.replace(self.secret, " ").lower()
+        return {piece for piece in self.shingles if piece.lower() not in around}
+
 
 class _Draw:
     """Random values for one corpus, each drawn from its own label so samples stay stable."""
