@@ -33,6 +33,14 @@ _VALUE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`|;&<>]{1
 _WORD_RE: Final = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+")
 
 
+def _inside_quotes(word: re.Match[str]) -> tuple[int, int]:
+    """A command-line word's span without the quotes around it, if it has them."""
+    begin, end = word.span()
+    if word.group()[0] in "\"'":
+        return begin + 1, end - 1
+    return begin, end
+
+
 def _unquote(value: str) -> str:
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
         return value[1:-1]
@@ -137,10 +145,7 @@ def _positional_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
             seen_user = True  # the user (or htpasswd's file) comes first
             continue
         if literal_credential(value):
-            begin, end = word.span()
-            if value[0] in "\"'":
-                begin, end = begin + 1, end - 1
-            spans.append((begin, end))
+            spans.append(_inside_quotes(word))
     return spans
 
 
@@ -169,10 +174,7 @@ def _config_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         if value.startswith("-"):
             break  # the options after the value
         if literal_credential(value):
-            begin, end = word.span()
-            if value[0] in "\"'":
-                begin, end = begin + 1, end - 1
-            spans.append((begin, end))
+            spans.append(_inside_quotes(word))
     return spans
 
 
