@@ -10,12 +10,22 @@
 // that does not know the proposal logs that it "DOES NOT EXIST", and `vsce publish` refuses the
 // package. So the property is read defensively: it is there in a development host run with
 // the proposal (or once the API is final), and everywhere else the stable signals decide.
+//
+// Ghost text accepted with Tab (an inline completion) is, without the proposal, an edit at the
+// cursor moments after a keystroke: typing, by every stable signal. So the manifest binds Tab,
+// with exactly VS Code's own `when` for `editor.action.inlineSuggest.commit` (narrowed, never
+// widened: where ours does not apply, VS Code's own binding still does), to
+// `comodor.ui.acceptInlineSuggestion`, which marks the active document and runs VS Code's own
+// command. The change that command makes reaches us before the command returns; the mark is
+// gone after that, so it can only ever name that one change.
 import * as vscode from 'vscode';
 import {
   AssistantEditParams,
   ChangeFacts,
   Hunk,
+  InlineAcceptFacts,
   OfferedEdit,
+  Position,
   Range,
   burstFacts,
   classifyChange,
@@ -42,7 +52,21 @@ interface Seen {
   ranges: Range[];
   /** The live document: whether it is dirty is only known once the burst is decided. */
   doc: vscode.TextDocument;
-  facts: Omit<ChangeFacts, 'burst' | 'pasted' | 'keyboard' | 'dirty'>;
+  facts: Omit<ChangeFacts, 'burst' | 'pasted' | 'keyboard' | 'dirty' | 'inlineAccept'>;
+  /** Set when this change came while the Tab command ran (see `acceptInline`). */
+  accept?: Omit<InlineAcceptFacts, 'typedSince'> & { at: number };
+}
+
+/** The command the manifest binds Tab to while ghost text is shown. */
+export const ACCEPT_INLINE_COMMAND = 'comodor.ui.acceptInlineSuggestion';
+/** VS Code's own accept, which the command runs. */
+const VSCODE_ACCEPT_INLINE = 'editor.action.inlineSuggest.commit';
+
+interface AcceptMark {
+  uri: string;
+  version: number;
+  cursor: Position;
+  at: number;
 }
 
 interface Offer {
@@ -95,6 +119,8 @@ export class AssistantEdits implements vscode.Disposable {
   private readonly startedAt = Date.now();
   private focused = vscode.window.state.focused;
   private focusChangedAt = Date.now();
+  /** Set only while the Tab command runs VS Code's accept; see the header. */
+  private accepting: AcceptMark | undefined;
 
   /**
    * @param send delivers one notification (dropped when the server is not running)
@@ -106,6 +132,7 @@ export class AssistantEdits implements vscode.Disposable {
   ) {
     this.shown = this.visibleUris();
     this.subscriptions = [
+      vscode.commands.registerCommand(ACCEPT_INLINE_COMMAND, (...args: unknown[]) => this.acceptInline(args)),
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
       vscode.window.onDidChangeWindowState((state) => {
         if (state.focused !== this.focused) {
@@ -159,6 +186,33 @@ export class AssistantEdits implements vscode.Disposable {
     }
   }
 
+  /**
+   * Tab while ghost text is shown: mark the active document, then run VS Code's own accept, so
+   * the key does exactly what it always does. Whatever happens, the mark is dropped when the
+   * accept returns (its edit has reached `changed` by then) or when a change consumes it.
+   */
+  private async acceptInline(args: unknown[]): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const sel = editor?.selections;
+    if (editor && sel && sel.length === 1 && sel[0].isEmpty && SCHEMES.has(editor.document.uri.scheme)) {
+      const p = sel[0].active;
+      this.accepting = {
+        uri: editor.document.uri.toString(),
+        version: editor.document.version,
+        cursor: { line: p.line, character: p.character },
+        at: Date.now(),
+      };
+    }
+    const mark = this.accepting;
+    try {
+      await vscode.commands.executeCommand(VSCODE_ACCEPT_INLINE, ...args);
+    } finally {
+      if (this.accepting === mark) {
+        this.accepting = undefined;
+      }
+    }
+  }
+
   private visibleUris(): Set<string> {
     return new Set(vscode.window.visibleTextEditors.map((ed) => ed.document.uri.toString()));
   }
@@ -180,7 +234,21 @@ export class AssistantEdits implements vscode.Disposable {
     const visible = vscode.window.visibleTextEditors.some((ed) => ed.document.uri.toString() === uri);
     const focused = vscode.window.state.focused;
     const offered = (this.offers.get(uri) ?? []).filter((o) => now - o.at < OFFER_TTL_MS).map((o) => o.edits);
+    let accept: Seen['accept'];
+    const mark = this.accepting;
+    if (mark && mark.uri === uri) {
+      this.accepting = undefined; // consumed by this change, whatever it is
+      accept = {
+        at: mark.at,
+        versionBefore: mark.version,
+        versionAfter: doc.version,
+        cursor: mark.cursor,
+        msAfter: now - mark.at,
+        activeEditor: vscode.window.activeTextEditor?.document.uri.toString() === uri,
+      };
+    }
     this.pending.push({
+      accept,
       uri,
       version: doc.version,
       at: now,
@@ -225,6 +293,8 @@ export class AssistantEdits implements vscode.Disposable {
         burst,
         pasted: false,
         keyboard: kb && { msAgo: Math.abs(seen.at - kb.at), selections: kb.selections },
+        // A Keyboard selection change after Tab: the user typed before the accept landed.
+        inlineAccept: seen.accept && { ...seen.accept, typedSince: !!kb && kb.at >= seen.accept.at },
       };
       let verdict = classifyChange(facts);
       if (verdict.kind === 'assistant') {
