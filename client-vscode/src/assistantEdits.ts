@@ -54,11 +54,13 @@ interface Seen {
   doc: vscode.TextDocument;
   facts: Omit<ChangeFacts, 'burst' | 'pasted' | 'keyboard' | 'dirty' | 'inlineAccept'>;
   /** Set when this change came while the Tab command ran (see `acceptInline`). */
-  accept?: Omit<InlineAcceptFacts, 'typedSince'> & { at: number };
+  accept?: Omit<InlineAcceptFacts, 'typedSince' | 'cursorMovedByAccept'> & { at: number; typedAt?: number; movedAt?: number };
 }
 
 /** The command the manifest binds Tab to while ghost text is shown. */
 export const ACCEPT_INLINE_COMMAND = 'comodor.ui.acceptInlineSuggestion';
+/** A Keyboard selection change this soon after a change is that change's own (typing). */
+const TYPED_WITHIN_MS = 50;
 /** VS Code's own accept, which the command runs. */
 const VSCODE_ACCEPT_INLINE = 'editor.action.inlineSuggest.commit';
 
@@ -151,8 +153,22 @@ export class AssistantEdits implements vscode.Disposable {
         this.shown = shown;
       }),
       vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.kind === undefined) {
+          this.movedNotByKeyboard(e);
+        }
         if (e.kind === vscode.TextEditorSelectionChangeKind.Keyboard) {
-          this.keyboard.set(e.textEditor.document.uri.toString(), { at: Date.now(), selections: e.selections.map(plainRange) });
+          const uri = e.textEditor.document.uri.toString();
+          const now = Date.now();
+          this.keyboard.set(uri, { at: now, selections: e.selections.map(plainRange) });
+          // The user typed while Tab's accept ran: the next change may be theirs.
+          if (this.accepting?.uri === uri) {
+            this.accepting = undefined;
+          }
+          for (const seen of this.pending) {
+            if (seen.uri === uri && seen.accept && seen.accept.typedAt === undefined) {
+              seen.accept.typedAt = now;
+            }
+          }
         }
       }),
       vscode.workspace.onWillSaveTextDocument((e) => {
@@ -194,21 +210,38 @@ export class AssistantEdits implements vscode.Disposable {
   private async acceptInline(args: unknown[]): Promise<void> {
     const editor = vscode.window.activeTextEditor;
     const sel = editor?.selections;
-    if (editor && sel && sel.length === 1 && sel[0].isEmpty && SCHEMES.has(editor.document.uri.scheme)) {
-      const p = sel[0].active;
-      this.accepting = {
-        uri: editor.document.uri.toString(),
-        version: editor.document.version,
-        cursor: { line: p.line, character: p.character },
-        at: Date.now(),
-      };
-    }
-    const mark = this.accepting;
+    const p = sel?.length === 1 && sel[0].isEmpty ? sel[0].active : undefined;
+    const mark: AcceptMark | undefined =
+      editor && p && SCHEMES.has(editor.document.uri.scheme)
+        ? { uri: editor.document.uri.toString(), version: editor.document.version, cursor: { line: p.line, character: p.character }, at: Date.now() }
+        : undefined;
+    this.accepting = mark;
     try {
       await vscode.commands.executeCommand(VSCODE_ACCEPT_INLINE, ...args);
     } finally {
       if (this.accepting === mark) {
         this.accepting = undefined;
+      }
+    }
+  }
+
+  /**
+   * A cursor move no keystroke, mouse or command made (VS Code's accept sets the selection
+   * with its own source): if it puts the one cursor where a Tab-marked change's text ends,
+   * that change was the accept.
+   */
+  private movedNotByKeyboard(e: vscode.TextEditorSelectionChangeEvent): void {
+    const uri = e.textEditor.document.uri.toString();
+    const sel = e.selections;
+    if (sel.length !== 1 || !sel[0].isEmpty) {
+      return;
+    }
+    const at = sel[0].active;
+    for (const seen of this.pending) {
+      if (seen.uri === uri && seen.accept && seen.accept.movedAt === undefined && seen.accept.typedAt === undefined) {
+        if (seen.ranges.some((r) => r.end.line === at.line && r.end.character === at.character)) {
+          seen.accept.movedAt = Date.now();
+        }
       }
     }
   }
@@ -293,8 +326,12 @@ export class AssistantEdits implements vscode.Disposable {
         burst,
         pasted: false,
         keyboard: kb && { msAgo: Math.abs(seen.at - kb.at), selections: kb.selections },
-        // A Keyboard selection change after Tab: the user typed before the accept landed.
-        inlineAccept: seen.accept && { ...seen.accept, typedSince: !!kb && kb.at >= seen.accept.at },
+        // A Keyboard selection change right after this change is its own: the user typed it.
+        inlineAccept: seen.accept && {
+          ...seen.accept,
+          typedSince: seen.accept.typedAt !== undefined && seen.accept.typedAt <= seen.at + TYPED_WITHIN_MS,
+          cursorMovedByAccept: seen.accept.movedAt !== undefined,
+        },
       };
       let verdict = classifyChange(facts);
       if (verdict.kind === 'assistant') {

@@ -84,6 +84,10 @@ export interface InlineAcceptFacts {
   msAfter: number;
   /** A Keyboard selection change came after the Tab press (the user typed meanwhile). */
   typedSince: boolean;
+  /** Right after the change, VS Code put the one cursor at the end of the inserted text, not
+   *  by keyboard: the accept's own cursor move. A keystroke that raced Tab (typed before the
+   *  accept ran) moves the cursor by keyboard, so without this the change proves nothing. */
+  cursorMovedByAccept: boolean;
   /** The change is in the active editor's document. */
   activeEditor: boolean;
 }
@@ -210,7 +214,7 @@ export function looksTyped(facts: Pick<ChangeFacts, 'hunks' | 'keyboard'>): bool
  * the mark either way (never carried over to a later change).
  */
 export function isInlineAccept(hunks: readonly Hunk[], accept: InlineAcceptFacts | undefined): boolean {
-  if (!accept || accept.typedSince || !accept.activeEditor) {
+  if (!accept || accept.typedSince || !accept.cursorMovedByAccept || !accept.activeEditor) {
     return false;
   }
   if (accept.versionAfter !== accept.versionBefore + 1 || accept.msAfter < 0 || accept.msAfter > INLINE_ACCEPT_MS) {

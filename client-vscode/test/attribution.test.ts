@@ -276,7 +276,7 @@ function accepted(over: Partial<ChangeFacts['inlineAccept'] & object> = {}): Cha
     hiddenForMs: 0,
     // the user was typing just before Tab: the hunk is where the keyboard left the cursor
     keyboard: { msAgo: 300, selections: [{ start: CURSOR, end: CURSOR }] },
-    inlineAccept: { versionBefore: 7, versionAfter: 8, cursor: CURSOR, msAfter: 20, typedSince: false, activeEditor: true, ...over },
+    inlineAccept: { versionBefore: 7, versionAfter: 8, cursor: CURSOR, msAfter: 20, typedSince: false, cursorMovedByAccept: true, activeEditor: true, ...over },
   });
 }
 
@@ -296,6 +296,7 @@ test('after Tab, anything but the very next change at the cursor is never an inl
   for (const [name, over] of [
     ['a later version', { versionAfter: 9 }],
     ['typing came between', { typedSince: true }],
+    ['a keystroke raced Tab: the cursor moved by keyboard, not by the accept', { cursorMovedByAccept: false }],
     ['too late', { msAfter: 5000 }],
     ['another editor', { activeEditor: false }],
   ] as const) {
