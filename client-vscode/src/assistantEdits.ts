@@ -17,7 +17,10 @@
 // widened: where ours does not apply, VS Code's own binding still does), to
 // `comodor.ui.acceptInlineSuggestion`, which marks the active document and runs VS Code's own
 // command. The change that command makes reaches us before the command returns; the mark is
-// gone after that, so it can only ever name that one change.
+// gone after that, so it can only ever name that one change. A keystroke the user makes while
+// the command is on its way (Tab, then Enter at once) can be that change, so it counts only if
+// VS Code then moved the cursor, not by keyboard, to the end of its text: the accept's own
+// `setSelections` (seen in e2e: without this an Enter racing Tab was the marked version).
 import * as vscode from 'vscode';
 import {
   AssistantEditParams,
