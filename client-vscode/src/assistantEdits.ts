@@ -10,12 +10,25 @@
 // that does not know the proposal logs that it "DOES NOT EXIST", and `vsce publish` refuses the
 // package. So the property is read defensively: it is there in a development host run with
 // the proposal (or once the API is final), and everywhere else the stable signals decide.
+//
+// Ghost text accepted with Tab (an inline completion) is, without the proposal, an edit at the
+// cursor moments after a keystroke: typing, by every stable signal. So the manifest binds Tab,
+// with exactly VS Code's own `when` for `editor.action.inlineSuggest.commit` (narrowed, never
+// widened: where ours does not apply, VS Code's own binding still does), to
+// `comodor.ui.acceptInlineSuggestion`, which marks the active document and runs VS Code's own
+// command. The change that command makes reaches us before the command returns; the mark is
+// gone after that, so it can only ever name that one change. A keystroke the user makes while
+// the command is on its way (Tab, then Enter at once) can be that change, so it counts only if
+// VS Code then moved the cursor, not by keyboard, to the end of its text: the accept's own
+// `setSelections` (seen in e2e: without this an Enter racing Tab was the marked version).
 import * as vscode from 'vscode';
 import {
   AssistantEditParams,
   ChangeFacts,
   Hunk,
+  InlineAcceptFacts,
   OfferedEdit,
+  Position,
   Range,
   burstFacts,
   classifyChange,
@@ -42,7 +55,23 @@ interface Seen {
   ranges: Range[];
   /** The live document: whether it is dirty is only known once the burst is decided. */
   doc: vscode.TextDocument;
-  facts: Omit<ChangeFacts, 'burst' | 'pasted' | 'keyboard' | 'dirty'>;
+  facts: Omit<ChangeFacts, 'burst' | 'pasted' | 'keyboard' | 'dirty' | 'inlineAccept'>;
+  /** Set when this change came while the Tab command ran (see `acceptInline`). */
+  accept?: Omit<InlineAcceptFacts, 'typedSince' | 'cursorMovedByAccept'> & { at: number; typedAt?: number; movedAt?: number };
+}
+
+/** The command the manifest binds Tab to while ghost text is shown. */
+export const ACCEPT_INLINE_COMMAND = 'comodor.ui.acceptInlineSuggestion';
+/** A Keyboard selection change this soon after a change is that change's own (typing). */
+const TYPED_WITHIN_MS = 50;
+/** VS Code's own accept, which the command runs. */
+const VSCODE_ACCEPT_INLINE = 'editor.action.inlineSuggest.commit';
+
+interface AcceptMark {
+  uri: string;
+  version: number;
+  cursor: Position;
+  at: number;
 }
 
 interface Offer {
@@ -95,6 +124,8 @@ export class AssistantEdits implements vscode.Disposable {
   private readonly startedAt = Date.now();
   private focused = vscode.window.state.focused;
   private focusChangedAt = Date.now();
+  /** Set only while the Tab command runs VS Code's accept; see the header. */
+  private accepting: AcceptMark | undefined;
 
   /**
    * @param send delivers one notification (dropped when the server is not running)
@@ -106,6 +137,7 @@ export class AssistantEdits implements vscode.Disposable {
   ) {
     this.shown = this.visibleUris();
     this.subscriptions = [
+      vscode.commands.registerCommand(ACCEPT_INLINE_COMMAND, (...args: unknown[]) => this.acceptInline(args)),
       vscode.workspace.onDidChangeTextDocument((e) => this.changed(e)),
       vscode.window.onDidChangeWindowState((state) => {
         if (state.focused !== this.focused) {
@@ -124,8 +156,22 @@ export class AssistantEdits implements vscode.Disposable {
         this.shown = shown;
       }),
       vscode.window.onDidChangeTextEditorSelection((e) => {
+        if (e.kind === undefined) {
+          this.movedNotByKeyboard(e);
+        }
         if (e.kind === vscode.TextEditorSelectionChangeKind.Keyboard) {
-          this.keyboard.set(e.textEditor.document.uri.toString(), { at: Date.now(), selections: e.selections.map(plainRange) });
+          const uri = e.textEditor.document.uri.toString();
+          const now = Date.now();
+          this.keyboard.set(uri, { at: now, selections: e.selections.map(plainRange) });
+          // The user typed while Tab's accept ran: the next change may be theirs.
+          if (this.accepting?.uri === uri) {
+            this.accepting = undefined;
+          }
+          for (const seen of this.pending) {
+            if (seen.uri === uri && seen.accept && seen.accept.typedAt === undefined) {
+              seen.accept.typedAt = now;
+            }
+          }
         }
       }),
       vscode.workspace.onWillSaveTextDocument((e) => {
@@ -159,6 +205,50 @@ export class AssistantEdits implements vscode.Disposable {
     }
   }
 
+  /**
+   * Tab while ghost text is shown: mark the active document, then run VS Code's own accept, so
+   * the key does exactly what it always does. Whatever happens, the mark is dropped when the
+   * accept returns (its edit has reached `changed` by then) or when a change consumes it.
+   */
+  private async acceptInline(args: unknown[]): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const sel = editor?.selections;
+    const p = sel?.length === 1 && sel[0].isEmpty ? sel[0].active : undefined;
+    const mark: AcceptMark | undefined =
+      editor && p && SCHEMES.has(editor.document.uri.scheme)
+        ? { uri: editor.document.uri.toString(), version: editor.document.version, cursor: { line: p.line, character: p.character }, at: Date.now() }
+        : undefined;
+    this.accepting = mark;
+    try {
+      await vscode.commands.executeCommand(VSCODE_ACCEPT_INLINE, ...args);
+    } finally {
+      if (this.accepting === mark) {
+        this.accepting = undefined;
+      }
+    }
+  }
+
+  /**
+   * A cursor move no keystroke, mouse or command made (VS Code's accept sets the selection
+   * with its own source): if it puts the one cursor where a Tab-marked change's text ends,
+   * that change was the accept.
+   */
+  private movedNotByKeyboard(e: vscode.TextEditorSelectionChangeEvent): void {
+    const uri = e.textEditor.document.uri.toString();
+    const sel = e.selections;
+    if (sel.length !== 1 || !sel[0].isEmpty) {
+      return;
+    }
+    const at = sel[0].active;
+    for (const seen of this.pending) {
+      if (seen.uri === uri && seen.accept && seen.accept.movedAt === undefined && seen.accept.typedAt === undefined) {
+        if (seen.ranges.some((r) => r.end.line === at.line && r.end.character === at.character)) {
+          seen.accept.movedAt = Date.now();
+        }
+      }
+    }
+  }
+
   private visibleUris(): Set<string> {
     return new Set(vscode.window.visibleTextEditors.map((ed) => ed.document.uri.toString()));
   }
@@ -180,7 +270,21 @@ export class AssistantEdits implements vscode.Disposable {
     const visible = vscode.window.visibleTextEditors.some((ed) => ed.document.uri.toString() === uri);
     const focused = vscode.window.state.focused;
     const offered = (this.offers.get(uri) ?? []).filter((o) => now - o.at < OFFER_TTL_MS).map((o) => o.edits);
+    let accept: Seen['accept'];
+    const mark = this.accepting;
+    if (mark && mark.uri === uri) {
+      this.accepting = undefined; // consumed by this change, whatever it is
+      accept = {
+        at: mark.at,
+        versionBefore: mark.version,
+        versionAfter: doc.version,
+        cursor: mark.cursor,
+        msAfter: now - mark.at,
+        activeEditor: vscode.window.activeTextEditor?.document.uri.toString() === uri,
+      };
+    }
     this.pending.push({
+      accept,
       uri,
       version: doc.version,
       at: now,
@@ -225,6 +329,12 @@ export class AssistantEdits implements vscode.Disposable {
         burst,
         pasted: false,
         keyboard: kb && { msAgo: Math.abs(seen.at - kb.at), selections: kb.selections },
+        // A Keyboard selection change right after this change is its own: the user typed it.
+        inlineAccept: seen.accept && {
+          ...seen.accept,
+          typedSince: seen.accept.typedAt !== undefined && seen.accept.typedAt <= seen.at + TYPED_WITHIN_MS,
+          cursorMovedByAccept: seen.accept.movedAt !== undefined,
+        },
       };
       let verdict = classifyChange(facts);
       if (verdict.kind === 'assistant') {

@@ -67,7 +67,33 @@ export interface ChangeFacts {
   unfocusedForMs: number;
   /** Edits that arrived in the same moment, across documents (see burstFacts). */
   burst: BurstFacts;
+  /** Set when this change arrived while Comodor's Tab command ran VS Code's own "accept inline
+   *  suggestion" in the active editor (stable API; see assistantEdits.ts). */
+  inlineAccept?: InlineAcceptFacts;
 }
+
+/** What Comodor's Tab command saw as it accepted ghost text, and what followed. */
+export interface InlineAcceptFacts {
+  /** The document's version when Tab was pressed. */
+  versionBefore: number;
+  /** The version this change made. */
+  versionAfter: number;
+  /** The one cursor, as Tab was pressed (no selection). */
+  cursor: Position;
+  /** ms from the Tab press to this change. */
+  msAfter: number;
+  /** A Keyboard selection change came after the Tab press (the user typed meanwhile). */
+  typedSince: boolean;
+  /** Right after the change, VS Code put the one cursor at the end of the inserted text, not
+   *  by keyboard: the accept's own cursor move. A keystroke that raced Tab (typed before the
+   *  accept ran) moves the cursor by keyboard, so without this the change proves nothing. */
+  cursorMovedByAccept: boolean;
+  /** The change is in the active editor's document. */
+  activeEditor: boolean;
+}
+
+/** How soon after Tab the accepted ghost text must land (VS Code applies it at once). */
+export const INLINE_ACCEPT_MS = 1000;
 
 export interface BurstFacts {
   /** A document shown in a visible editor changed in the same burst (rename, refactoring, typing). */
@@ -182,6 +208,27 @@ export function looksTyped(facts: Pick<ChangeFacts, 'hunks' | 'keyboard'>): bool
 }
 
 /**
+ * Is this change the ghost text that Comodor's Tab command accepted? Only the very next version
+ * of the document, moments after Tab, in the active editor, with no typing in between, and an
+ * insertion or replacement where the cursor stood. Anything else is not, and the wiring drops
+ * the mark either way (never carried over to a later change).
+ */
+export function isInlineAccept(hunks: readonly Hunk[], accept: InlineAcceptFacts | undefined): boolean {
+  if (!accept || accept.typedSince || !accept.cursorMovedByAccept || !accept.activeEditor) {
+    return false;
+  }
+  if (accept.versionAfter !== accept.versionBefore + 1 || accept.msAfter < 0 || accept.msAfter > INLINE_ACCEPT_MS) {
+    return false;
+  }
+  // The completion's own text replaces a range touching the cursor; an item's additional text
+  // edits (an import at the top) may come along, but some hunk must insert at the cursor.
+  const c = accept.cursor;
+  return hunks.some(
+    (h) => h.text.length > 0 && cmp(h.range.start, c) <= 0 && cmp(h.range.end, c) >= 0 && h.range.start.line === c.line,
+  );
+}
+
+/**
  * The verdict for one change. Order matters: what proves the user did it comes first, VS Code's
  * own word next, the stable signals last, and they only ever say `extension`.
  */
@@ -200,7 +247,11 @@ export function classifyChange(facts: ChangeFacts): Verdict {
   }
   const told = fromDetailedReason(facts.detailedReason);
   if (told) {
-    return told;
+    return told; // with the proposal, VS Code's own word (never reported twice)
+  }
+  if (isInlineAccept(facts.hunks, facts.inlineAccept)) {
+    // Before the typing check: the user's keystrokes just before Tab are near the cursor too.
+    return { kind: 'assistant', source: 'inline-completion', why: 'accepted with Tab (ghost text)' };
   }
   if (facts.formatting) {
     return { kind: 'user', why: 'formatting on save' };

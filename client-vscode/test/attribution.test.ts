@@ -262,3 +262,54 @@ test('more ranges than the schema allows become one range over all of them', () 
   const text = 'x\n'.repeat(1001);
   assert.deepEqual(toRanges(spans, positionAt(text)), [{ start: { line: 0, character: 0 }, end: { line: 1000, character: 1 } }]);
 });
+
+// Ghost text accepted with Tab, without the edit-source proposal: Comodor's Tab command marks
+// the document, and only the change that command's accept makes counts.
+const CURSOR = { line: 1, character: 4 };
+/** The user typed `    ` on line 1 and the ghost text `return 1` was accepted at the cursor. */
+const GHOST = [hunk('def f():\n    \n', CURSOR, CURSOR, 'return 1')];
+
+function accepted(over: Partial<ChangeFacts['inlineAccept'] & object> = {}): ChangeFacts {
+  return facts({
+    hunks: GHOST,
+    visible: true,
+    hiddenForMs: 0,
+    // the user was typing just before Tab: the hunk is where the keyboard left the cursor
+    keyboard: { msAgo: 300, selections: [{ start: CURSOR, end: CURSOR }] },
+    inlineAccept: { versionBefore: 7, versionAfter: 8, cursor: CURSOR, msAfter: 20, typedSince: false, cursorMovedByAccept: true, activeEditor: true, ...over },
+  });
+}
+
+test('ghost text accepted with Tab is an inline completion, though the user typed just before', () => {
+  assert.deepEqual(classifyChange(accepted()), { kind: 'assistant', source: 'inline-completion', why: 'accepted with Tab (ghost text)' });
+  assert.deepEqual(classifyChange({ ...accepted(), inlineAccept: undefined }).kind, 'user'); // without the mark: typing
+});
+
+test('a completion replacing the word at the cursor, with an import at the top, is still accepted', () => {
+  const word = hunk('def f():\n    ret\n', { line: 1, character: 4 }, { line: 1, character: 7 }, 'return 1');
+  const imp = hunk('def f():\n    ret\n', { line: 0, character: 0 }, { line: 0, character: 0 }, 'import os\n');
+  const f = accepted({ cursor: { line: 1, character: 7 } });
+  assert.equal(classifyChange({ ...f, hunks: [word, imp] }).kind, 'assistant');
+});
+
+test('after Tab, anything but the very next change at the cursor is never an inline completion', () => {
+  for (const [name, over] of [
+    ['a later version', { versionAfter: 9 }],
+    ['typing came between', { typedSince: true }],
+    ['a keystroke raced Tab: the cursor moved by keyboard, not by the accept', { cursorMovedByAccept: false }],
+    ['too late', { msAfter: 5000 }],
+    ['another editor', { activeEditor: false }],
+  ] as const) {
+    assert.equal(classifyChange(accepted(over)).kind, 'user', name);
+  }
+  const elsewhere = [hunk(DOC, { line: 4, character: 0 }, { line: 4, character: 0 }, 'x')];
+  assert.notEqual(classifyChange({ ...accepted(), hunks: elsewhere }).kind, 'assistant', 'not at the cursor');
+  const deletion = [hunk('def f():\n    x\n', CURSOR, { line: 1, character: 5 }, '')];
+  assert.notEqual(classifyChange({ ...accepted(), hunks: deletion }).kind, 'assistant', 'a deletion');
+});
+
+test('with the proposal, VS Code says the source and the Tab mark adds nothing', () => {
+  const f = { ...accepted(), detailedReason: { source: 'inlineCompletionAccept', metadata: { $extensionId: 'github.copilot' } } };
+  assert.equal((classifyChange(f) as { source: string }).source, 'inline-completion:github.copilot');
+  assert.equal(classifyChange({ ...accepted(), detailedReason: { source: 'cursor' } }).kind, 'user');
+});

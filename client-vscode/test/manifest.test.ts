@@ -129,3 +129,17 @@ test('each agent tool has its own icon', () => {
     assert.match(icon, /^\$\([a-z0-9-]+\)$/);
   }
 });
+
+test("Tab is Comodor's only while VS Code's own Tab would accept ghost text", () => {
+  const tab = manifest.contributes.keybindings.filter((k: { key: string }) => k.key === 'tab');
+  assert.equal(tab.length, 1);
+  assert.equal(tab[0].command, 'comodor.ui.acceptInlineSuggestion');
+  assert.match(source, /ACCEPT_INLINE_COMMAND = 'comodor\.ui\.acceptInlineSuggestion'/);
+  // every condition of editor.action.inlineSuggest.commit's own binding (code-server 4.100 and 4.139)
+  const when = tab[0].when.split(' && ');
+  for (const c of ['inlineSuggestionVisible', '!editorTabMovesFocus', '!suggestWidgetVisible', '!editorHoverFocused',
+    '!editor.hasSelection', 'inlineSuggestionHasIndentationLessThanTabSize']) {
+    assert.ok(when.includes(c), c);
+  }
+  assert.doesNotMatch(tab[0].when, /\|\|/);
+});

@@ -434,6 +434,17 @@ def test_an_accepted_inline_completion_the_user_corrects_is_an_inline_completion
         server="checkout",
         machine_settings={"comodor.server.path": sys.executable},
     )
+    source = "inline-completion:comodor-e2e.test-assistant: VS Code: inlineCompletionAccept"
+    _accept_fix_and_save(vs, control, mark, source)
+    _report(vs.ui, vs, marks)
+
+
+def _accept_fix_and_save(
+    vs: VSCodeSession, control: Path, mark: Callable[[str], None], source: str
+) -> None:
+    """The user types a line's start, accepts the assistant's ghost text (double quotes) with
+    Tab, types on, retypes the line with single quotes and saves: one `source` agent write and
+    one correction. Then Tab on a line with no ghost text still indents."""
     ui = vs.ui
     assistant = Assistant(ui, control)
     assistant.wait_activated()
@@ -447,15 +458,15 @@ def test_an_accepted_inline_completion_the_user_corrects_is_an_inline_completion
     ghost.first.wait_for(state="visible", timeout=15_000)
     ui.screenshot("ghost-text")
     ui.page.keyboard.press("Tab")
-    ui.wait_until(
-        lambda: 'GREETING = "Hello, world"' in ui.editor_text(), what="Tab to accept the ghost text"
-    )
+    # The ghost text is in the editor's text too, so wait for the accept itself (the item's
+    # command, which VS Code runs right after inserting it).
+    ui.wait_until((control / "accepted-1.json").exists, what="Tab to accept the ghost text")
+    assert 'GREETING = "Hello, world"' in ui.editor_text()
     # Typing on at once, as people do: this change reaches the server before the client's
     # notice for the acceptance (it decides on an 80 ms burst), which names the older version.
     ui.page.keyboard.press("End")
     ui.page.keyboard.press("Enter")
     ui.wait_until(lambda: len(_attributions(vs)) == 1, what="the acceptance to be attributed")
-    source = "inline-completion:comodor-e2e.test-assistant: VS Code: inlineCompletionAccept"
     assert source in _attributions(vs)[0], _attributions(vs)
     mark("completion accepted")
 
@@ -468,4 +479,52 @@ def test_an_accepted_inline_completion_the_user_corrects_is_an_inline_completion
     assert len(_attributions(vs)) == 1, _attributions(vs)  # typing stayed the user's
     ui.screenshot("completion-corrected")
     mark("correction counted")
-    _report(ui, vs, marks)
+
+    # No ghost text shown: Tab is VS Code's own indent, not Comodor's accept command.
+    ui.page.keyboard.press("Control+End")
+    ui.page.keyboard.press("Tab")
+    ui.save()
+    ui.wait_until(
+        lambda: (vs.workspace / "hello.py").read_text().endswith("\n    "), what="Tab to indent"
+    )
+    assert len(_attributions(vs)) == 1, _attributions(vs)
+
+
+# ---- without the proposal: Comodor's Tab command ---------------------------------------------
+
+
+def test_ghost_text_accepted_with_tab_is_an_inline_completion_without_the_proposal(
+    tmp_path: Path,
+    code_server_bin: Path,
+    vscode_factory: Callable[..., VSCodeSession],
+    assistant_vsix: Path,
+) -> None:
+    """A marketplace VS Code never has the edit-source proposal, so Comodor binds Tab (VS Code's
+    own `when` for accepting ghost text) to a command that marks the document and runs VS
+    Code's accept: the assistant's completion, accepted and corrected, teaches as an
+    inline-completion correction, and Tab elsewhere still indents."""
+    if _proposal_in(code_server_bin):
+        pytest.skip(f"{code_server_bin} has the {PROPOSAL} proposal; this test is for one without")
+    t0 = time.monotonic()
+    marks: dict[str, float] = {}
+
+    def mark(step: str) -> None:
+        marks[step] = round(time.monotonic() - t0, 1)
+
+    control = tmp_path / "assistant-control"
+    control.mkdir()
+    (control / "completion.json").write_text(
+        json.dumps({"prefix": "GREETING = ", "text": '"Hello, world"'})
+    )
+    vs = vscode_factory(
+        settings={
+            **SETTINGS,
+            "workbench.secondarySideBar.defaultVisibility": "hidden",
+            "editor.inlineSuggest.enabled": True,
+        },
+        files={"hello.py": "", "main.py": MAIN},
+        env={"COMODOR_E2E_ASSISTANT_DIR": str(control)},
+        extensions=[assistant_vsix],
+    )
+    _accept_fix_and_save(vs, control, mark, "inline-completion: accepted with Tab (ghost text)")
+    _report(vs.ui, vs, marks)
