@@ -124,18 +124,7 @@ class Server:
         env = dict(os.environ, COMODOR_HOME=str(home), COMODOR_USER=user, COMODOR_BRAIN_URL=url)
         start = time.perf_counter()
         self.rpc = RawServer(workspace, env=env)
-        self.rpc.request(  # as RawServer.initialize, with room for a crowded morning
-            "initialize",
-            {
-                "processId": os.getpid(),
-                "rootUri": workspace.as_uri(),
-                "capabilities": {},
-                "workspaceFolders": [{"uri": workspace.as_uri(), "name": "ws"}],
-                "initializationOptions": {"watch": {"enabled": False}},
-            },
-            timeout=600,
-        )
-        self.rpc.notify("initialized", {})
+        self.rpc.initialize(timeout=600)  # room for a crowded morning
         uri = (workspace / "app.py").as_uri()
         self.rpc.notify(
             "textDocument/didOpen",

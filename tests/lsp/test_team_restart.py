@@ -75,18 +75,7 @@ def start(workspace: Path, number: int, url: str, home: Path) -> RawServer:
     home.mkdir(parents=True, exist_ok=True)
     with (home / "server.log").open("wb") as log:  # read when a server did not converge
         server = RawServer(workspace, env=env, stderr=log)
-    server.request(
-        "initialize",
-        {
-            "processId": os.getpid(),
-            "rootUri": workspace.as_uri(),
-            "capabilities": {},
-            "workspaceFolders": [{"uri": workspace.as_uri(), "name": "ws"}],
-            "initializationOptions": {"watch": {"enabled": False}},
-        },
-        timeout=120,
-    )
-    server.notify("initialized", {})
+    server.initialize(timeout=120)
     return server
 
 

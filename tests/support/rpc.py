@@ -148,7 +148,10 @@ class RawServer:
     def notify(self, method: str, params: Any = None) -> None:
         self.send_raw(json.dumps({"jsonrpc": "2.0", "method": method, "params": params}))
 
-    def initialize(self, options: dict[str, Any] | None = None) -> dict[str, Any]:
+    def initialize(
+        self, options: dict[str, Any] | None = None, *, timeout: float = 30.0
+    ) -> dict[str, Any]:
+        """``initialize`` then ``initialized``; ``timeout`` leaves room for a crowded start."""
         reply = self.request(
             "initialize",
             {
@@ -158,6 +161,7 @@ class RawServer:
                 "workspaceFolders": [{"uri": self.workspace.as_uri(), "name": "ws"}],
                 "initializationOptions": options or {"watch": {"enabled": False}},
             },
+            timeout,
         )
         self.notify("initialized", {})
         return reply
