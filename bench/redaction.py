@@ -23,7 +23,8 @@
 8. **Unseen kinds** (``--arm unseen``): the third batch, ``tests/support/unseen_secrets.py``,
    written without reading the rules and split before any run: tune and held-out parts.
    ``--names tune`` shows only the tune part, so tuning never sees how the held-out part
-   fares.
+   fares. ``--arm fourth`` does the same for the fourth batch,
+   ``tests/support/fourth_batch_secrets.py`` (264 kinds by a fresh author).
 
 9. **A second opinion** (``--arm detect-secrets``, needs ``pip install detect-secrets``): which
    unlisted kinds Yelp's detect-secrets finds (in its file mode, and in its line-by-line
@@ -45,15 +46,15 @@ import sysconfig
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
+import attrs
 from comodor_lsp.brain.redaction.redactor import find_secrets, redact
 
+from tests.support import fourth_batch_secrets, unseen_secrets
 from tests.support.secrets import build_corpus
-from tests.support.unlisted_secrets import FRESH, HELD_OUT, TUNE, build_unlisted
-from tests.support.unseen_secrets import HELD_OUT as UNSEEN_HELD_OUT
-from tests.support.unseen_secrets import TUNE as UNSEEN_TUNE
-from tests.support.unseen_secrets import build_unseen
+from tests.support.unlisted_secrets import FRESH, HELD_OUT, TUNE, UnlistedSample, build_unlisted
 
 MB = 1024 * 1024
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
@@ -151,18 +152,46 @@ def unlisted(seeds: int) -> dict[str, tuple[int, list[str]]]:
     }
 
 
-def unseen(seeds: int) -> dict[str, tuple[int, list[str]]]:
-    """For each part of the third batch's split: (kinds, the kinds stored in at least one run)."""
-    stored: set[str] = set()
-    for seed in range(seeds):
-        for sample in build_unseen(seed):
-            redacted = redact(sample.context)
-            if any(piece in redacted for piece in sample.shingles):
-                stored.add(sample.name)
-    return {
-        "tune": (len(UNSEEN_TUNE), sorted(stored & UNSEEN_TUNE)),
-        "held-out": (len(UNSEEN_HELD_OUT), sorted(stored & UNSEEN_HELD_OUT)),
-    }
+@attrs.frozen
+class HeldOutBatch:
+    """A batch of kinds written without reading the rules, split before any run."""
+
+    title: str
+    path: str
+    build: Callable[[int], list[UnlistedSample]]
+    tune: frozenset[str]
+    held_out: frozenset[str]
+
+    def stored(self, seeds: int) -> dict[str, tuple[int, list[str]]]:
+        """For each part of the split: (kinds, the kinds stored in at least one run)."""
+        stored: set[str] = set()
+        for seed in range(seeds):
+            for sample in self.build(seed):
+                redacted = redact(sample.context)
+                if any(piece in redacted for piece in sample.shingles):
+                    stored.add(sample.name)
+        return {
+            "tune": (len(self.tune), sorted(stored & self.tune)),
+            "held-out": (len(self.held_out), sorted(stored & self.held_out)),
+        }
+
+
+HELD_OUT_BATCHES = {
+    "unseen": HeldOutBatch(
+        "Unseen credential kinds (the third batch)",
+        "tests/support/unseen_secrets.py",
+        unseen_secrets.build_unseen,
+        unseen_secrets.TUNE,
+        unseen_secrets.HELD_OUT,
+    ),
+    "fourth": HeldOutBatch(
+        "The fourth batch, by a fresh author",
+        "tests/support/fourth_batch_secrets.py",
+        fourth_batch_secrets.build_fourth_batch,
+        fourth_batch_secrets.TUNE,
+        fourth_batch_secrets.HELD_OUT,
+    ),
+}
 
 
 TYPESCRIPT = NODE_MODULES / "typescript" / "lib" / "typescript.js"
@@ -232,8 +261,17 @@ def speed() -> list[tuple[str, float, float]]:
     return rows
 
 
-ARMS = ("kinds", "unlisted", "unseen", "real-code", "correction", "speed", "detect-secrets")
-DEFAULT_ARMS = ("kinds", "unlisted", "unseen", "real-code", "correction", "speed")
+ARMS = (
+    "kinds",
+    "unlisted",
+    "unseen",
+    "fourth",
+    "real-code",
+    "correction",
+    "speed",
+    "detect-secrets",
+)
+DEFAULT_ARMS = ("kinds", "unlisted", "unseen", "fourth", "real-code", "correction", "speed")
 
 
 def _print_kinds(args: argparse.Namespace) -> None:
@@ -291,11 +329,11 @@ def _print_unlisted(args: argparse.Namespace) -> None:
             print(f"  stored ({half}): {name}")
 
 
-def _print_unseen(args: argparse.Namespace) -> None:
-    print(f"\n## Unseen credential kinds (tests/support/unseen_secrets.py, {args.seeds} seeds)\n")
+def _print_held_out_batch(args: argparse.Namespace, batch: HeldOutBatch) -> None:
+    print(f"\n## {batch.title} ({batch.path}, {args.seeds} seeds)\n")
     print("| part | kinds | stored | share stored |")
     print("|---|---:|---:|---:|")
-    results = unseen(args.seeds)
+    results = batch.stored(args.seeds)
     for part, (total, stored) in results.items():
         if args.names == "tune" and part != "tune":
             print(f"| {part} | {total} | (not looked at while tuning) | |")
@@ -414,8 +452,9 @@ def main(argv: list[str] | None = None) -> int:
         _print_kinds(args)
     if "unlisted" in arms:
         _print_unlisted(args)
-    if "unseen" in arms:
-        _print_unseen(args)
+    for arm, batch in HELD_OUT_BATCHES.items():
+        if arm in arms:
+            _print_held_out_batch(args, batch)
     if "real-code" in arms:
         _print_real_code(args)
     if "correction" in arms:
