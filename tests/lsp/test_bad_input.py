@@ -1,4 +1,9 @@
-"""Bad input: InvalidParams naming the field, the server stays up, nothing is written."""
+"""Bad input: InvalidParams naming the field, the server stays up, nothing is written.
+
+Every test here talks to one server for the whole module (``shared_session``): each
+compares what is stored before and after its own bad input, and the server answering every
+later test is part of what is checked.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.lsp.session import Session
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 HUGE = "x" * 10_000_000
 
@@ -105,8 +112,9 @@ async def snapshot(session: Session) -> dict[str, Any]:
 
 @pytest.mark.parametrize(("command", "arguments", "field"), CASES)
 async def test_bad_input_is_invalid_params_naming_the_field_and_writes_nothing(
-    session: Session, command: str, arguments: list[Any], field: str
+    shared_session: Session, command: str, arguments: list[Any], field: str
 ) -> None:
+    session = shared_session
     await session.command("comodor.teach", {"text": "existing: must survive"})
     await session.command("comodor.beginTask", {"goal": "an open task"})
     before = await snapshot(session)
@@ -116,8 +124,8 @@ async def test_bad_input_is_invalid_params_naming_the_field_and_writes_nothing(
     assert await snapshot(session) == before
 
 
-async def test_unknown_fields_are_ignored(session: Session) -> None:
-    result = await session.command("comodor.teach", {"text": "a: b", "colour": "blue"})
+async def test_unknown_fields_are_ignored(shared_session: Session) -> None:
+    result = await shared_session.command("comodor.teach", {"text": "a: b", "colour": "blue"})
     assert result["lesson"]["guidance"] == "b"
 
 
@@ -162,8 +170,9 @@ PAYLOAD = st.one_of(
 
 @pytest.mark.slow
 async def test_1000_fuzzed_payloads_each_get_an_answer_and_the_server_stays_up(
-    session: Session,
+    shared_session: Session,
 ) -> None:
+    session = shared_session
     answers = {"ok": 0, "invalid": 0}
     writing = {
         "comodor.teach",
@@ -209,8 +218,11 @@ async def test_1000_fuzzed_payloads_each_get_an_answer_and_the_server_stays_up(
     assert (await session.command("comodor.stats"))["scope"].startswith("project:")
 
 
-async def test_a_misspelt_command_is_refused_with_the_nearest_name(session: Session) -> None:
-    error = await session.command_error("comodor.rule", [{}])
+async def test_a_misspelt_command_is_refused_with_the_nearest_name(
+    shared_session: Session,
+) -> None:
+    before = await stored_counts(shared_session)
+    error = await shared_session.command_error("comodor.rule", [{}])
     assert "'comodor.rule' is not a Comodor command; did you mean comodor.rules?" in str(error)
     assert error.code == -32602
-    assert (await session.command("comodor.stats"))["rules"] == 0  # the server still answers
+    assert await stored_counts(shared_session) == before  # the server still answers

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.lsp.conftest import initialize_params
 from tests.lsp.session import SERVER, Session, make_client
+
+pytestmark = pytest.mark.every_client  # the answer depends on the client's capabilities
 
 
 async def change_configuration(session: Session, value: dict[str, object]) -> None:

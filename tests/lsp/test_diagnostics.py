@@ -66,6 +66,7 @@ async def test_a_learned_quotes_rule_flags_exactly_the_breaking_lines_of_a_new_f
     ]
 
 
+@pytest.mark.every_client  # code actions and their edits depend on the client
 async def test_the_quick_fix_mends_only_its_place(session: Session) -> None:
     await learned_quotes(session)
     session.open("c.py", NEW_FILE)
@@ -84,6 +85,7 @@ async def test_the_quick_fix_mends_only_its_place(session: Session) -> None:
     assert flagged_lines(remaining) == [6, 7]
 
 
+@pytest.mark.every_client  # code actions and their edits depend on the client
 async def test_fix_all_mends_the_file_and_the_diagnostics_clear(session: Session) -> None:
     await learned_quotes(session)
     session.open("c.py", NEW_FILE)
@@ -98,6 +100,7 @@ async def test_fix_all_mends_the_file_and_the_diagnostics_clear(session: Session
     assert await session.wait_diagnostics("c.py", lambda d: len(d) == 0) == []
 
 
+@pytest.mark.every_client  # code actions and their edits depend on the client
 async def test_a_source_fix_all_request_from_an_editor_finds_ours(session: Session) -> None:
     await learned_quotes(session)
     session.open("c.py", NEW_FILE)
@@ -166,6 +169,7 @@ async def test_forgetting_the_rule_clears_its_diagnostics(session: Session) -> N
     assert await session.wait_diagnostics("a.py", lambda d: len(d) == 0) == []
 
 
+@pytest.mark.every_client  # code actions and their edits depend on the client
 async def test_not_here_is_a_vote_against_the_rule_and_hides_that_place(session: Session) -> None:
     await learned_quotes(session)
     session.open("c.py", NEW_FILE)
@@ -181,6 +185,7 @@ async def test_not_here_is_a_vote_against_the_rule_and_hides_that_place(session:
     assert flagged_lines(remaining) == [6, 7]
 
 
+@pytest.mark.every_client  # code actions and their edits depend on the client
 async def test_a_fix_applied_to_an_agent_written_file_counts_as_one_correction(
     session: Session,
 ) -> None:
@@ -259,6 +264,7 @@ async def test_a_client_that_shows_memory_itself_gets_no_extra_message(
     assert not [m for m in vscode_like_client.messages if "house rule" in m.message]
 
 
+@pytest.mark.every_client  # code actions and their edits depend on the client
 async def test_a_fix_all_offered_in_a_menu_is_worked_out_when_chosen(session: Session) -> None:
     await learned_quotes(session)
     session.open("c.py", NEW_FILE)

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.lsp.session import Session
+
+pytestmark = pytest.mark.every_client  # the answer depends on the client's capabilities
 
 AGENT_TEXT = 'name = "comodor"\ngreeting = "hello"\n'
 USER_TEXT = "name = 'comodor'\ngreeting = 'hello'\n"
