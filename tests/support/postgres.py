@@ -122,14 +122,25 @@ class Cluster:
         return f"postgresql://{USER}{secret}@127.0.0.1:{self.port}/{database}"
 
     def destroy(self) -> None:
-        """Stop at once (``-m immediate``) and remove the folder.
+        """Stop at once (``-m immediate``) and remove the folder, without waiting for it.
 
         A clean stop first writes every dirty page of every database the tests made, which
         took 40 s at the end of each worker's session on a busy machine; nothing of this
-        cluster is kept, so there is nothing to write.
+        cluster is kept, so there is nothing to write. Removing the folder (a copy of
+        ``template1`` per test database, hundreds of MB) took ~6 s at the end of each
+        worker, so a detached ``rm -rf`` does it while the next tier runs.
         """
         with contextlib.suppress(subprocess.SubprocessError, OSError):
             self._run(
                 str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "stop"
             )  # fmt: skip
-        shutil.rmtree(self.root, ignore_errors=True)
+        try:
+            subprocess.Popen(
+                ["rm", "-rf", "--", str(self.root)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except OSError:
+            shutil.rmtree(self.root, ignore_errors=True)
