@@ -113,8 +113,8 @@ class Rule:
     # Every pattern names the part to replace ``secret`` (unless ``spans`` says otherwise).
     pattern: re.Pattern[str]
     classify: Classifier | None = None
-    # Characters that may not come right before a match. A post-check rather than a
-    # look-behind: a leading look-behind would disable the engine's fast literal search.
+    # Characters that may not come right before a match (see :func:`blocked`). A post-check
+    # rather than a look-behind: a leading look-behind would disable the fast literal search.
     not_after: str = ""
     # Match against the ASCII-lowercased text (for case-insensitive names and headers).
     on_lowercase: bool = False
@@ -137,6 +137,18 @@ class Rule:
     @needles.default
     def _needles(self) -> tuple[str, ...]:
         return literal_prefixes(self.pattern)
+
+
+def blocked(subject: str, start: int, not_after: str) -> bool:
+    r"""Whether the character before *start* is one of *not_after*, so a match there is not one.
+
+    An escaped line break or tab counts as the break it stands for, not as the letter it ends
+    with: in a logged ``b'...\r\nAuthorization: Token ...'`` or a JSON string holding
+    ``"...\nghp_..."`` the name starts a line.
+    """
+    if not not_after or start == 0 or subject[start - 1] not in not_after:
+        return False
+    return not (start >= 2 and subject[start - 2] == "\\" and subject[start - 1] in "nrt")
 
 
 def group(m: re.Match[str], text: str, name: str) -> str | None:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from .base import MARKER_RE, Rule
+from .base import MARKER_RE, Rule, blocked
 
 if TYPE_CHECKING:
     import numpy as np
@@ -322,7 +322,7 @@ def candidates(text: str, rules: Sequence[Rule]) -> list[_Candidate]:
             rule.pattern.finditer(subject) if finder is None else finder.matches(rule, subject)
         )
         for m in found_by_rule:
-            if rule.not_after and m.start() > 0 and subject[m.start() - 1] in rule.not_after:
+            if blocked(subject, m.start(), rule.not_after):
                 continue
             if rule.skip_covered and covered is not None and covered.covers(*m.span()):
                 continue

@@ -490,6 +490,10 @@ def _header_end(m: re.Match[str], text: str, start: int) -> int:
         closing = text.find(quote, start, end)
         if closing >= 0:
             end = closing
+    # In a logged bytes repr the header ends at an escaped line break (b'...\r\nAccept: ...').
+    escaped = text.find("\\r\\n", start, end)
+    if escaped >= 0:
+        end = escaped
     while end > start and text[end - 1] in " \t\r,;":
         end -= 1
     return end
