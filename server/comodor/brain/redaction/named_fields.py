@@ -23,6 +23,7 @@ from typing import Final
 
 from .base import (
     ASSIGNMENT,
+    MARKER_PREFIX,
     STRUCTURAL,
     TOKEN_CHARS,
     WORD,
@@ -46,7 +47,8 @@ _ASSIGNMENT_OPERATOR: Final = (
     r"|:=|=>|\?=|=(?![=~])|:(?![:=]))"
     r"[ \t]*)"
 )
-_STRING_PREFIX: Final = r"(?:[rbuf]{1,2})?"
+# Python's r/b/u/f, SQL's N'national' and E'escaped', C#'s @"verbatim" and $"interpolated".
+_STRING_PREFIX: Final = r"(?:[rbufne]{1,2}|[@$]{1,2})?"
 _VALUE: Final = (
     rf"{_STRING_PREFIX}\"(?P<dq>(?:[^\"\\\n]++|\\.)*+)\""
     rf"|{_STRING_PREFIX}'(?P<sq>(?:[^'\\\n]++|\\.)*+)'"
@@ -136,6 +138,12 @@ def _assignment_kind(m: re.Match[str], text: str) -> tuple[str, bool] | None:
         return None
     if keyword == "secret" and compact.endswith("clientsecret"):
         return "client-secret", True
+    if keyword.replace(" ", "") == "secretid":
+        # Secret ID = <uuid> (Consul, Nomad, Vault AppRole): the half of a pair that is the
+        # token. Weak, as SecretId='prod/db' names a secret in AWS and GCP code.
+        return "secret", False
+    if keyword == "macaroon":
+        return "macaroon", True  # a bearer credential with caveats (LND, snapd, Juju)
     if keyword in {"session", "sessionid", "cookie"}:
         return keyword.removesuffix("id"), False
     if keyword.startswith("credential"):
@@ -244,6 +252,10 @@ def _machine_made(value: str) -> bool:
     return len(value) >= 24 and value.isalnum() and has_entropy(value, need_upper=False)
 
 
+# A secret ID or session ID drawn as a UUID: hex, so its entropy can fall short of a token's.
+_UUID_VALUE: Final = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE
+)
 _VERSION_LIKE: Final = re.compile(r"[0-9][0-9.:/-]*")
 
 
@@ -278,7 +290,52 @@ def _plausible_value(
         following = text[m.end() : m.end() + 8].partition("\n")[0].lstrip()[:1]
         if following and following in ",)|=]}":
             return False
+    if kind == "password" and _dotted_password(bare) and (config_line or _in_option_list(m, text)):
+        return True
     return plausible_bare(bare, env_line=env_line, config_line=config_line)
+
+
+def _dotted_password(value: str) -> bool:
+    """``Orbit12er.jp``, ``Orbit97.EUd.Y``: a chosen password that reads like an attribute path.
+
+    Only asked where no code stands (a YAML line, an option list): there a first part mixing
+    letters and digits is a password, not a module (modules are words: ``settings.DB_PW``).
+    """
+    head = value.split(".", 1)[0]
+    return (
+        "." in value
+        and chosen(value)
+        and any(c.isdigit() for c in head)
+        and any(c.isalpha() for c in head)
+    )
+
+
+def _in_option_list(m: re.Match[str], text: str) -> bool:
+    """``[password=X]``, ``[a=b,password=X]``: a bracketed option list, not code.
+
+    (Kafka's SCRAM config, mount options: ``name=value`` with no blank around ``=`` inside
+    brackets is no Python or JavaScript.)
+    """
+    name_start = _name_start(m, text, extra="-.")
+    before = text[name_start - 1 : name_start] if name_start else ""
+    after = text[m.end() : m.end() + 1]
+    operator = m.group("op") if "op" in m.re.groupindex else ""
+    return operator == "=" and before in {"[", ","} and after in {"]", ","}
+
+
+_NAMESPACE: Final = re.compile(r"[ \t]*(?:-[ \t]+)?[A-Za-z0-9_.-]+(?:::?[A-Za-z0-9_.-]+)*::?")
+
+
+def _namespaced(text: str, name_start: int) -> bool:
+    """A config key scoped by a namespace at the start of its line, not a path or ARN segment.
+
+    ``app:dbPassword:`` (Pulumi), ``profile::db::root_password:`` (Hiera) are keys;
+    ``arn:aws:...:secret:`` and ``https://x-access-token:`` are not.
+    """
+    before = _line_before(text, name_start, 96)
+    if before is None or not _NAMESPACE.fullmatch(before):
+        return False
+    return not before.lstrip(" \t-").lower().startswith(("arn:", "urn:"))
 
 
 def _classify_assignment(m: re.Match[str], text: str) -> str | None:
@@ -290,17 +347,21 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
         and not (
             text[name_start - 1] == ":" and text[max(0, name_start - 2) : name_start - 1] in "\n"
         )
+        and not _namespaced(text, name_start)
     ):
         # A path segment: https://x-access-token:...@host (the URL rules own that one),
         # arn:aws:secretsmanager:...:secret:name, AWS::IAM::AccessKey. (But .npmrc's
         # //registry.example.com/:_password=... is a name scoped to a registry, and a YAML
-        # line starting with ":rubygems_api_key:" is a Ruby symbol key.)
+        # line starting with ":rubygems_api_key:" is a Ruby symbol key, and a key that starts
+        # its line after a namespace is one: Pulumi's "app:dbPassword", Hiera's "a::b::pw".)
         return None
     found = _assignment_kind(m, text)
     if found is None:
         return None
     kind, strong = found
     bare = group(m, text, "bare")
+    if bare is not None and _is_scheme(m, text):
+        return None  # "FlyV1" of "FlyV1 fm2_...": the scheme rule takes the token
     if m.group("kw") == "pwd" and bare is not None and bare.startswith(("/", "~")):
         return None  # $PWD / OLDPWD in an environment dump is the working directory.
 
@@ -315,11 +376,58 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
     if m.group("kw") == "pass" and " " in text[m.start("secret") : m.end("secret")].strip():
         return None  # 'pass': 'The "pass" statement' -- prose about the keyword
     value = text[m.start("secret") : m.end("secret")]
-    if not strong and not (_looks_random(value) or (kind == "key" and _machine_made(value))):
+    if not strong and not (
+        _looks_random(value)
+        or (kind == "key" and _machine_made(value))
+        or (kind in {"secret", "session"} and _UUID_VALUE.fullmatch(value.strip("\"'")))
+    ):
         return None
     if m.group("kw") == "pat" and any(c in value for c in "[](){}*+?^$|\\"):
         return None  # longopt_pat = r'[a-zA-Z](?:[a-zA-Z0-9-]*)': a pattern, not a PAT
     return kind
+
+
+# access_token: FlyV1 fm2_..., "auth": "Token 7a28...": a scheme word, a blank, the token.
+_SCHEMED_RE: Final = re.compile(
+    rf"(?P<kw>token|auth|authorization|key|secret|credentials?|password)(?:[\"']\]?)?"
+    rf"{_ASSIGNMENT_OPERATOR}[\"']?(?P<scheme>[a-z][a-z0-9_-]{{1,24}})[ \t]+"
+    r"(?P<secret>[a-z0-9._~+/=-]{16,4096})(?![a-z0-9._~+/=-])"
+)
+
+
+_SCHEME_WORD: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]{1,24}")
+
+
+def _schemed_token(m: re.Match[str], text: str) -> bool:
+    token = group(m, text, "secret") or ""
+    return (
+        has_entropy(token, need_upper=False)
+        and shannon_entropy(token) >= 3.5
+        and not is_reference(token)
+    )
+
+
+def _is_scheme(m: re.Match[str], text: str) -> bool:
+    """Whether an assignment's bare value is the scheme before a token (or its marker)."""
+    end = m.end("bare")
+    following = text[end : end + 4200].partition("\n")[0]
+    if not following[:1].isspace():
+        return False
+    if following.lstrip(" \t").startswith(MARKER_PREFIX):
+        return bool(_SCHEME_WORD.fullmatch(m.group("bare")))
+    start = m.start("kw")
+    schemed = _SCHEMED_RE.match(text[start : end + len(following)].lower())
+    return (
+        schemed is not None
+        and schemed.start("scheme") == m.start("bare") - start
+        and _schemed_token(schemed, text[start:])
+    )
+
+
+def _classify_schemed(m: re.Match[str], text: str) -> str | None:
+    """A value that is a scheme and a token, like a header's: the token is the secret."""
+    found = _assignment_kind(m, text)
+    return found[0] if found is not None and _schemed_token(m, text) else None
 
 
 def _assignment(keyword: str) -> Rule:
@@ -612,6 +720,8 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     _assignment("auth"),
     _assignment("credentials?"),
     _assignment("cookie"),
+    _assignment(r"secret[ _-]?id"),
+    _assignment("macaroon"),
     _assignment(r"session(?:[_-]?id)?"),
     _assignment("mnemonic"),
     _assignment("pat"),
@@ -622,6 +732,7 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     _assignment(
         r"(?:key|secret|token|password|passwd)[_-](?:base|value|data|b64|base64|hex|raw|plain)"
     ),
+    Rule("token", ASSIGNMENT, _SCHEMED_RE, _classify_schemed, on_lowercase=True),
     _named_pair(),
     _named_call(),
     Rule(
