@@ -24,8 +24,7 @@ from typing import Final
 
 from .base import STRUCTURAL, WORD, Rule, group, has_entropy, shannon_entropy
 from .command_lines import literal_credential
-from .entropy import ordered_fraction, wordy
-from .values import chosen, is_reference
+from .values import chosen, is_reference, ordered_fraction, wordy
 
 _QUOTED_OR_BARE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`]{1,256})"
 

@@ -36,6 +36,7 @@ from .values import (
     IDENTIFIER,
     chosen,
     is_reference,
+    looks_random,
     never,
     plausible_bare,
     plausible_quoted,
@@ -237,15 +238,6 @@ def _is_config_line(m: re.Match[str], text: str) -> bool:
     return not rest or rest.startswith("#")
 
 
-def _looks_random(value: str) -> bool:
-    """Enough for a weakly named value (``CACHE_KEY``, ``session``) to count as a secret."""
-    value = value.strip("\"'")
-    if len(value) < 16 or value.isdigit() or shannon_entropy(value) < 3.5:
-        return False
-    # Random in one case (base32 seeds, upper-case keys) counts as much as mixed case.
-    return has_entropy(value, need_upper=False) or has_entropy(value.swapcase(), need_upper=False)
-
-
 def _machine_made(value: str) -> bool:
     """A long run of letters and digits (hex included): a key beside a user name is one."""
     value = value.strip("\"'")
@@ -377,7 +369,7 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
         return None  # 'pass': 'The "pass" statement' -- prose about the keyword
     value = text[m.start("secret") : m.end("secret")]
     if not strong and not (
-        _looks_random(value)
+        looks_random(value)
         or (kind == "key" and _machine_made(value))
         or (kind in {"secret", "session"} and _UUID_VALUE.fullmatch(value.strip("\"'")))
     ):
@@ -462,7 +454,7 @@ def _named_pair() -> Rule:
 
 def _classify_named_pair(m: re.Match[str], text: str) -> str | None:
     value = group(m, text, "dq") or group(m, text, "sq") or ""
-    if not (_looks_random(value) or chosen(value)):
+    if not (looks_random(value) or chosen(value)):
         return None  # __all__ = ["getpass", "getuser"]: a list of names, not a pair
     kind = _classify_assignment(m, text)
     if kind is not None:
@@ -478,7 +470,7 @@ def _classify_named_call(m: re.Match[str], text: str) -> str | None:
     if kind is None:
         return None
     value = group(m, text, "dq") or group(m, text, "sq") or ""
-    return kind if _looks_random(value) or chosen(value) else None
+    return kind if looks_random(value) or chosen(value) else None
 
 
 def _named_call() -> Rule:
@@ -660,7 +652,7 @@ def _classify_curl_user(m: re.Match[str], text: str) -> str | None:
 
 def _classify_query_secret(m: re.Match[str], text: str) -> str | None:
     value = urllib.parse.unquote(group(m, text, "secret") or "")
-    if is_reference(value) or not _looks_random(value):
+    if is_reference(value) or not looks_random(value):
         return None
     return "url-signature" if "sig" in m.group("kw") else "token"
 

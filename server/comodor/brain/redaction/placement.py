@@ -30,14 +30,12 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
 import re
 import urllib.parse
 from typing import Final
 
 from .base import ALNUM, ASSIGNMENT, MARKER_PREFIX, STRUCTURAL, WORD, Rule, group, shannon_entropy
-from .entropy import ordered_fraction, wordy
-from .values import is_reference, is_template
+from .values import expected_entropy, is_reference, is_template, ordered_fraction, wordy
 
 # --- credential files ---------------------------------------------------------------------------
 
@@ -305,12 +303,7 @@ def token_shaped(value: str) -> bool:
     if ordered_fraction(core) > 0.25:
         return False  # an alphabet: "0123456789abcdefABCDEF"
     alphabet = 16 if _HEX_ONLY.fullmatch(core) else 36 if core.isupper() or core.islower() else 62
-    return shannon_entropy(core) >= _expected_entropy(len(core), alphabet) - 0.7
-
-
-def _expected_entropy(length: int, alphabet: int) -> float:
-    """About what a random draw of *length* characters from *alphabet* scores (bits/char)."""
-    return math.log2(min(alphabet, length)) - (alphabet - 1) / (2 * length * math.log(2))
+    return shannon_entropy(core) >= expected_entropy(len(core), alphabet) - 0.7
 
 
 _DECODED_QUERY: Final = re.compile(r"[\[\]{}&,;\s\"'<>]|=.")
@@ -422,7 +415,7 @@ def _classify_cli_login(m: re.Match[str], text: str) -> str | None:
         return "token"
     # Base62 drawn at random may hold no digit at all; a login's argument still is a token.
     mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
-    random_enough = shannon_entropy(value) >= _expected_entropy(len(value), 62) - 0.7
+    random_enough = shannon_entropy(value) >= expected_entropy(len(value), 62) - 0.7
     return "token" if mixed and random_enough and not wordy(value) else None
 
 
