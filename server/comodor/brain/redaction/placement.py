@@ -98,9 +98,10 @@ def _classify_directive(m: re.Match[str], text: str) -> str | None:
 
 # XML config: Maven settings.xml <password>, .NET <add key="DbPassword" value="..."/>.
 _XML_ELEMENT_RE: Final = re.compile(
-    r"(?P<kw>password|passwd|passphrase|secret|token|apikey|api_key|api-key|privatekey"
-    r"|private_key|credentials?)>(?P<secret>[^<>\n]{1,256})</"
+    r"(?P<kw>password|passwd|passphrase|pass|pwd|secret|token|apikey|api_key|api-key|privatekey"
+    r"|private_key|credentials?)(?:[ \t][^<>\n]{0,160})?>(?P<secret>[^<>\n]{1,256})</"
 )
+_NOT_PASS_TAGS: Final = ("bypass", "compass", "surpass", "overpass", "underpass")
 _XML_TAG_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.:-")
 
 
@@ -123,8 +124,11 @@ _XML_ADD_RE: Final = re.compile(
 
 def _classify_xml(m: re.Match[str], text: str) -> str | None:
     if "kw" in m.re.groupindex:
+        # <Pass encoding="base64">...</Pass> (FileZilla): attributes may stand after the name.
         tag = _xml_tag(m, text)
         if tag is None or text[m.end() : m.end() + len(tag) + 1].lower() != tag + ">":
+            return None
+        if tag.endswith(_NOT_PASS_TAGS):
             return None
     value = (group(m, text, "secret") or "").strip()
     if not value or is_reference(value) or is_template(value) or MARKER_PREFIX in value:
@@ -142,6 +146,29 @@ _ORACLE_RE: Final = re.compile(
 def _classify_oracle(m: re.Match[str], text: str) -> str | None:
     value = group(m, text, "secret") or ""
     return None if is_reference(value) else "password"
+
+
+# Data source names without a scheme: Go's user:password@tcp(host:3306)/db, and
+# user:password@host:port/db in a DSN value. (With "://" the URL rules own them.)
+_DSN_RE: Final = re.compile(
+    r":(?P<secret>[^\s:@/\"'`]{1,128})@(?:(?:tcp[46]?|unix|udp)\("
+    r"|[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?(?=[/?\"'\s,;)]|$))"
+)
+_DSN_USER: Final = frozenset(ALNUM + "_.%+-")
+
+
+def _classify_dsn(m: re.Match[str], text: str) -> str | None:
+    start = m.start()
+    limit = max(0, start - 65)
+    begin = start
+    while begin > limit and text[begin - 1] in _DSN_USER:
+        begin -= 1
+    if begin == start or (begin > 0 and text[begin - 1] not in " \t\n\"'=(,`"):
+        return None  # no user, or part of a longer word (a URL's path, an email, a time)
+    value = group(m, text, "secret") or ""
+    if is_reference(value) or not (password_shaped(value) or token_shaped(value)):
+        return None
+    return "password"
 
 
 # --- call arguments -------------------------------------------------------------------------------
@@ -336,10 +363,12 @@ def _classify_token_arg(m: re.Match[str], text: str) -> str | None:
 
 
 # A call or constructor named for credentials: new NetworkCredential("svc", "..."),
-# keyring.set_password("smtp", "me", "..."), new PDO($dsn, "root", "..."): a literal shaped
-# like a chosen password, after the first argument, is one.
+# keyring.set_password("smtp", "me", "..."), new PDO($dsn, "root", "..."), and one member
+# down: Credentials.basic("u", "..."), PDO->__construct('mysql:...', 'u', '...') in a stack
+# trace. A literal shaped like a chosen password, after the first argument, is one.
 _CREDENTIAL_CALL_RE: Final = re.compile(
-    r"(?P<call>credential|password|passwd|login|logon|auth|pdo)[a-z0-9_]{0,40}[ \t]*\("
+    r"(?P<call>credential|password|passwd|login|logon|auth|pdo)[a-z0-9_]{0,40}"
+    r"(?:(?:\.|->|::)[a-z_][a-z0-9_]{0,40})?[ \t]*\("
 )
 
 
@@ -350,8 +379,20 @@ def _credential_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     return [
         (start, end)
         for start, end, is_string in args[1:]
-        if is_string and password_shaped(text[start:end])
+        if is_string and (password_shaped(text[start:end]) or _random_letters(text[start:end]))
     ]
+
+
+def _random_letters(value: str) -> bool:
+    """``zHJLWylBPqpg``: letters of both cases drawn at random, no digit; not a CamelCase name."""
+    return (
+        len(value) >= 10
+        and value.isalpha()
+        and not value.islower()
+        and not value.isupper()
+        and not wordy(value)
+        and shannon_entropy(value) >= expected_entropy(len(value), 52) - 0.7
+    )
 
 
 def _classify_credential_call(m: re.Match[str], text: str) -> str | None:
@@ -471,6 +512,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _XML_ELEMENT_RE, _classify_xml, on_lowercase=True),
     Rule("password", STRUCTURAL, _XML_ADD_RE, _classify_xml, on_lowercase=True),
     Rule("password", STRUCTURAL, _ORACLE_RE, _classify_oracle, WORD, on_lowercase=True),
+    Rule("password", STRUCTURAL, _DSN_RE, _classify_dsn),
     Rule("password", STRUCTURAL, _DIRECTIVE_RE, _classify_directive, WORD, on_lowercase=True),
     Rule(
         "password",
