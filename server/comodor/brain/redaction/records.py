@@ -11,7 +11,9 @@ instead write records of a name and a value, or put the value one level down:
   (ARM parameters), ``"db_password": {"sensitive": true, "value": "..."}`` (Terraform
   outputs);
 * a map named for secrets whose own keys are arbitrary names: ``"apikeys": {"acme": "..."}``,
-  ``tokens:`` with ``host: token`` lines under it.
+  ``tokens:`` with ``host: token`` lines under it;
+* an atom and its value: ``{password, "..."}`` (Erlang ``sys.config``), ``{:password, "..."}``
+  (Elixir), ``:password "..."`` (Clojure, EDN).
 
 The record is found by its braces on one line, else by the lines indented like the value's
 own key; classifiers look a bounded distance around the match.
@@ -22,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import STRUCTURAL, Rule
+from .base import STRUCTURAL, Rule, group
 from .command_lines import literal_credential
 from .values import (
     NUMBER,
@@ -240,6 +242,37 @@ def _value_field_span(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return [(start, end)]
 
 
+# --- {password, "X"}, :password "X" -------------------------------------------------------------
+
+# A tuple of an atom and a value (Erlang sys.config {password, "X"}, Elixir {:password, "X"})
+# and a keyword before its value (Clojure and EDN :password "X", {:db/password "X"}).
+_ATOM_PAIR_RE: Final = re.compile(
+    r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth|cookie)"
+    r"(?P<sep>[ \t]*,[ \t]*|[ \t]+)(?P<q>[\"'])(?P<secret>(?:(?!(?P=q))[^\\\n]|\\.){1,256})(?P=q)"
+)
+_ATOM_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-./")
+
+
+def _classify_atom_pair(m: re.Match[str], text: str) -> str | None:
+    start = m.start("kw")
+    limit = max(0, start - 64)
+    while start > limit and text[start - 1].lower() in _ATOM_CHARS:
+        start -= 1
+    lead = text[max(0, start - 2) : start]
+    if "," in m.group("sep"):
+        # {password, "X"} or {:password, "X"}: an atom right after a tuple's brace.
+        if not (lead.endswith("{") or lead.endswith("{:") or lead == "{:"):
+            return None
+    elif not lead.endswith(":") or lead.endswith("::"):
+        return None  # :password "X" -- a keyword; a bare word before a string is prose
+    found = secret_name(text[start : m.end("kw")])
+    if found is None:
+        return None
+    kind, strong = found
+    value = group(m, text, "secret") or ""
+    return kind if _value_counts(value, True, kind, strong) else None
+
+
 # --- maps named for secrets ---------------------------------------------------------------------
 
 _SECRET_MAP_RE: Final = re.compile(
@@ -296,6 +329,7 @@ def _classify_secret_map(m: re.Match[str], text: str) -> str | None:
 
 
 RECORD_RULES: Final[tuple[Rule, ...]] = (
+    Rule("password", STRUCTURAL, _ATOM_PAIR_RE, _classify_atom_pair, on_lowercase=True),
     Rule(
         "password",
         STRUCTURAL,
