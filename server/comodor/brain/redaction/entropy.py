@@ -143,11 +143,38 @@ def _json_with_random_value(decoded: str) -> bool:
     return False
 
 
+_HEX_TEXT_MOST: Final = 8192
+
+
+def _hex_text_secret(token: str) -> bool:
+    """Hex that spells text holding a secret (``7b2254797065...``: ``{"Type":...,"PrivateKey"``).
+
+    Wallets export keys so (``lotus wallet export``), tools dump config so; SHAs and digests
+    spell bytes, not text, and fail the printable check on their first few pairs.
+    """
+    if len(token) % 2 or not 40 <= len(token) <= _HEX_TEXT_MOST:
+        return False
+    try:
+        raw = bytes.fromhex(token)
+    except ValueError:
+        return False
+    if any(not (32 <= byte < 127 or byte in (9, 10, 13)) for byte in raw[:8]):
+        return False
+    printable = sum(1 for byte in raw if 32 <= byte < 127 or byte in (9, 10, 13))
+    if printable < len(raw) * 0.95:
+        return False
+    decoded = raw.decode("ascii", "replace")
+    return _json_with_random_value(decoded) or contains(decoded, _RECHECK)
+
+
 def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     token = group(m, text, "secret") or ""
     length = len(token.rstrip("="))
-    if length < MIN_LENGTH or length > MAX_LENGTH or not _NOT_HEX.search(token):
-        return None  # too short, a blob, or hexadecimal (SHAs, digests, UUIDs)
+    if not _NOT_HEX.search(token):
+        # Hexadecimal (SHAs, digests, UUIDs) is data, unless it spells a secret's text.
+        return "encoded-secret" if _hex_text_secret(token) else None
+    if length < MIN_LENGTH or length > MAX_LENGTH:
+        return None  # too short, or a blob
     if _PREFIXED_HEX.fullmatch(token) or token.startswith(_PUBLIC_PREFIXES):
         return None
     upper = sum(map(str.isupper, token))
