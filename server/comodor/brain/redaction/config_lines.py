@@ -376,6 +376,17 @@ _HEX: Final = re.compile(r"[0-9a-fA-F-]+")
 _HOOKISH: Final = re.compile(r"(?i)^(?:web)?hooks?(?:b?[0-9])?$|webhook|^receiver$|^collector$")
 
 
+_TOKEN_SEGMENTS: Final = frozenset(
+    {"t", "token", "tokens", "tk", "apikey", "api_key", "api-key", "key", "secret", "auth", "pat"}
+)
+
+
+def _mostly_numbered(segment: str) -> bool:
+    """``4z-285498a8-840b-...``: most parts hold digits (an id), unlike a slug of words."""
+    parts = [p for p in re.split(r"[-_.]", segment) if p]
+    return sum(any(c.isdigit() for c in p) for p in parts) * 2 > len(parts)
+
+
 def _random_segment(segment: str) -> bool:
     core = segment.rstrip("=")
     if len(core) < 20 or _HEX.fullmatch(core) or wordy(core) or ordered_fraction(core) > 0.25:
@@ -414,6 +425,18 @@ def _url_path_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
                 else:
                     break
             return [(starts[i], m.end("path"))]
+    for i, segment in enumerate(segments[:-1]):
+        following = segments[i + 1]
+        if (
+            segment.lower() in _TOKEN_SEGMENTS
+            and len(following) >= 16
+            and any(c.isdigit() for c in following)
+            and any(c.isalpha() for c in following)
+            and (not wordy(following) or _mostly_numbered(following))
+        ):
+            # conda.anaconda.org/t/<token>/channel, /token/<token>/: a segment named for
+            # the token, then the token (an opaque id, even hex or a UUID with a prefix).
+            return [(starts[i + 1], starts[i + 1] + len(following))]
     for i, segment in enumerate(segments[:-1]):
         if _HOOKISH.search(segment):
             # .../webhookb2/<id>@<id>/IncomingWebhook/<hex>/...: past a hook's name, ids
