@@ -32,6 +32,7 @@ from .base import (
     has_entropy,
     shannon_entropy,
 )
+from .command_lines import literal_credential
 from .values import (
     IDENTIFIER,
     chosen,
@@ -644,6 +645,20 @@ def _classify_url_token_user(m: re.Match[str], text: str) -> str | None:
     return "url-credentials"
 
 
+# A user:password pair as a setting's value: curlrc's user = "u:X", proxy-user, userpwd.
+_USER_PAIR_RE: Final = re.compile(
+    r"(?P<kw>user|userpwd|userpass|proxy[-_]user|userinfo|basic[-_]?auth)[\"']?"
+    r"(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?[^\s:\"'@/=]{1,64}:(?P<secret>[^\s\"'@]{1,256})"
+)
+
+
+def _classify_user_pair(m: re.Match[str], text: str) -> str | None:
+    value = group(m, text, "secret") or ""
+    if is_reference(value):
+        return None
+    return "basic-auth" if literal_credential(value) or chosen(value) else None
+
+
 def _classify_curl_user(m: re.Match[str], text: str) -> str | None:
     if m.start() > 0 and not text[m.start() - 1].isspace():
         return None
@@ -703,6 +718,7 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     Rule("url-credentials", STRUCTURAL, _URL_CREDENTIALS_RE, _classify_url_credentials),
     Rule("url-credentials", STRUCTURAL, _URL_TOKEN_USER_RE, _classify_url_token_user),
     Rule("basic-auth", STRUCTURAL, _CURL_USER_RE, _classify_curl_user),
+    Rule("basic-auth", STRUCTURAL, _USER_PAIR_RE, _classify_user_pair, WORD, on_lowercase=True),
     Rule("token", STRUCTURAL, _QUERY_SECRET_RE, _classify_query_secret, on_lowercase=True),
     _assignment(r"pass(?:[_-]?(?:word|phrase)|wd)?"),
     _assignment("pwd"),
