@@ -35,7 +35,15 @@ import urllib.parse
 from typing import Final
 
 from .base import ALNUM, ASSIGNMENT, MARKER_PREFIX, STRUCTURAL, WORD, Rule, group, shannon_entropy
-from .values import expected_entropy, is_reference, is_template, ordered_fraction, wordy
+from .values import (
+    expected_entropy,
+    is_reference,
+    is_template,
+    looks_random,
+    ordered_fraction,
+    secret_name,
+    wordy,
+)
 
 # --- credential files ---------------------------------------------------------------------------
 
@@ -134,6 +142,54 @@ def _classify_xml(m: re.Match[str], text: str) -> str | None:
     if not value or is_reference(value) or is_template(value) or MARKER_PREFIX in value:
         return None
     return "password"
+
+
+# Any element whose name says secret, found by its closing tag: <SmtpPassword>,
+# <ClientSecret>, <keyMaterial> (a Wi-Fi profile), <AccessToken>, <sessionKey> (weak: a
+# random value only). The value must be the element's only content on its line.
+_XML_CLOSE_RE: Final = re.compile(r"</(?P<tag>[A-Za-z_][A-Za-z0-9_.:-]{0,60})>")
+# Jenkins stores secrets encrypted as {<base64>}: still the secret, with its key beside it.
+_BRACED_BASE64: Final = re.compile(r"\{[A-Za-z0-9+/]{20,}={0,2}\}")
+
+
+def _xml_value_span(m: re.Match[str], text: str) -> tuple[int, int] | None:
+    tag = m.group("tag")
+    line_start = text.rfind("\n", max(0, m.start() - 512), m.start()) + 1
+    gt = text.rfind(">", line_start, m.start())
+    if gt < 0:
+        return None
+    lt = text.rfind("<", line_start, gt)
+    opening = text[lt + 1 : gt] if lt >= 0 else ""
+    name = opening.split(None, 1)[0] if opening.strip() else ""
+    if name.lower() != tag.lower():
+        return None
+    return gt + 1, m.start()
+
+
+def _classify_xml_close(m: re.Match[str], text: str) -> str | None:
+    found = secret_name(m.group("tag").rsplit(":", 1)[-1])
+    span = _xml_value_span(m, text) if found is not None else None
+    if found is None or span is None:
+        return None
+    kind, strong = found
+    value = text[span[0] : span[1]].strip()
+    if not value or MARKER_PREFIX in value or "<" in value:
+        return None
+    if _BRACED_BASE64.fullmatch(value):
+        return kind
+    if is_reference(value) or is_template(value):
+        return None
+    return kind if strong or looks_random(value) else None
+
+
+def _xml_close_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    span = _xml_value_span(m, text)
+    if span is None:
+        return []
+    start, end = span
+    while start < end and text[start].isspace():
+        start += 1
+    return [(start, end)]
 
 
 # Oracle connect identifiers: sqlplus scott/tiger@//host:1521/service, CONNECT u/p@tns.
@@ -511,6 +567,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _PGPASS_RE, _classify_pgpass),
     Rule("password", STRUCTURAL, _XML_ELEMENT_RE, _classify_xml, on_lowercase=True),
     Rule("password", STRUCTURAL, _XML_ADD_RE, _classify_xml, on_lowercase=True),
+    Rule("password", STRUCTURAL, _XML_CLOSE_RE, _classify_xml_close, spans=_xml_close_spans),
     Rule("password", STRUCTURAL, _ORACLE_RE, _classify_oracle, WORD, on_lowercase=True),
     Rule("password", STRUCTURAL, _DSN_RE, _classify_dsn),
     Rule("password", STRUCTURAL, _DIRECTIVE_RE, _classify_directive, WORD, on_lowercase=True),

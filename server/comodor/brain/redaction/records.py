@@ -4,9 +4,10 @@
 instead write records of a name and a value, or put the value one level down:
 
 * ``{"name": "sessionid", "value": "..."}`` (HTTPie sessions, HAR cookies and headers, Postman
-  and Insomnia environments), ``- name: DB_PASSWORD`` then ``value: ...`` (Kubernetes env,
-  Helmfile ``set``, Tekton params), ``set { name = "adminPassword" value = "..." }``
-  (Terraform), ``ParameterKey``/``ParameterValue`` (CloudFormation), ``Key``/``Value``;
+  and Insomnia environments), ``<param name="password" value="..."/>`` (XML attributes),
+  ``- name: DB_PASSWORD`` then ``value: ...`` (Kubernetes env, Helmfile ``set``, Tekton
+  params), ``set { name = "adminPassword" value = "..." }`` (Terraform),
+  ``ParameterKey``/``ParameterValue`` (CloudFormation), ``Key``/``Value``;
 * a value object under a key that names the secret: ``"adminPassword": {"value": "..."}``
   (ARM parameters), ``"db_password": {"sensitive": true, "value": "..."}`` (Terraform
   outputs);
@@ -34,63 +35,8 @@ from .values import (
     looks_random,
     plausible_bare,
     plausible_quoted,
+    secret_name,
 )
-
-# --- what a name says ---------------------------------------------------------------------------
-
-_STRONG_ENDINGS: Final = (
-    "password",
-    "passwd",
-    "passphrase",
-    "pwd",
-    "secret",
-    "secretkey",
-    "token",
-    "apikey",
-    "privatekey",
-    "accesskey",
-    "credential",
-    "credentials",
-    "authorization",
-    "macaroon",
-    "psk",
-)
-_KINDS: Final = {
-    "passwd": "password",
-    "passphrase": "password",
-    "pwd": "password",
-    "psk": "password",
-    "secretkey": "secret-key",
-    "apikey": "api-key",
-    "privatekey": "private-key",
-    "accesskey": "access-key",
-    "credential": "credentials",
-    "authorization": "token",
-    "macaroon": "token",
-}
-_WEAK_ENDINGS: Final = ("key", "auth", "session", "sessionid", "sid", "cookie", "secretid")
-_NOT_PASS: Final = ("bypass", "compass", "surpass", "overpass", "underpass", "encompass")
-_PUBLIC: Final = re.compile(r"public|publishable|pubkey")
-
-
-def secret_name(name: str) -> tuple[str, bool] | None:
-    """The kind a field *name* says its value is, and whether it says so strongly.
-
-    ``DB_PASSWORD``, ``registry-password``, ``sessionid``, ``X-Api-Key``: a weak name
-    (``key``, ``session``) counts only with a random-looking value.
-    """
-    compact = re.sub(r"[^a-z0-9]", "", name.lower())
-    if not compact or _PUBLIC.search(compact):
-        return None
-    for ending in _STRONG_ENDINGS:
-        if compact.endswith(ending):
-            return _KINDS.get(ending, ending), True
-    if compact.endswith("pass") and not compact.endswith(_NOT_PASS):
-        return "password", True
-    for ending in _WEAK_ENDINGS:
-        if compact.endswith(ending):
-            return ("cookie" if ending in {"sid", "sessionid", "session"} else ending), False
-    return None
 
 
 def _value_counts(value: str, quoted: bool, kind: str, strong: bool) -> bool:
@@ -111,8 +57,9 @@ _VALUE_FIELD_RE: Final = re.compile(
     r"|[^\s\"'`,{}\[\]#][^\s,{}\[\]#]{0,4095})"
 )
 _NAME_FIELD_RE: Final = re.compile(
-    r"(?:^|[\s{,;])[\"']?(?:name|key|parameterkey|parametername|variable|header|label)[\"']?"
-    r"[ \t]*[:=][ \t]*[\"']?(?P<name>[A-Za-z0-9_.:/ -]{1,80}?)[\"']?[ \t]*(?=[,;}\n]|$)",
+    r"(?:^|[\s{,;<])[\"']?(?:name|key|parameterkey|parametername|variable|header|label)[\"']?"
+    r"[ \t]*[:=][ \t]*(?:[\"'](?P<quoted>[^\"'\n]{1,80})[\"']"
+    r"|(?P<bare>[A-Za-z0-9_.:/-]{1,80})(?=[\s,;}>/]|$))",
     re.IGNORECASE,
 )
 _PARENT_KEY_RE: Final = re.compile(r"[\"']?(?P<name>[A-Za-z0-9_.:-]{1,80})[\"']?[ \t]*[:=][ \t]*$")
@@ -197,22 +144,35 @@ def _sibling_lines(text: str, start: int, most: int = 8) -> tuple[str, str]:
     return "\n".join(siblings), parent
 
 
+def _name_field(record: str) -> str | None:
+    found = _NAME_FIELD_RE.search(record)
+    if found is None:
+        return None
+    return found.group("quoted") if found.start("quoted") >= 0 else found.group("bare")
+
+
 def _record_name(m: re.Match[str], text: str) -> str | None:
     """The name a value field's record gives it: a sibling name field, else the parent key."""
     start = m.start()
     braces = _brace_record(text, start)
     if braces is not None:
         begin, end = braces
-        record = text[begin:start] + " " + text[m.end() : end]
-        found = _NAME_FIELD_RE.search(record)
-        if found is not None:
-            return found.group("name")
+        name = _name_field(text[begin:start] + " " + text[m.end() : end])
+        if name is not None:
+            return name
         parent = _PARENT_KEY_RE.search(text, max(0, begin - 1 - 96), begin - 1)
         return parent.group("name") if parent is not None else None
+    # <param name="password" value="..."/>: an element's attributes are a record on one line.
+    line_start = text.rfind("\n", max(0, start - 300), start) + 1
+    element = text.rfind("<", line_start, start)
+    if element >= 0 and ">" not in text[element:start]:
+        name = _name_field(text[element:start])
+        if name is not None:
+            return name
     siblings, parent_line = _sibling_lines(text, start)
-    found = _NAME_FIELD_RE.search(siblings)
-    if found is not None:
-        return found.group("name")
+    name = _name_field(siblings)
+    if name is not None:
+        return name
     parent_key = _PARENT_KEY_RE.search(parent_line.strip(" \t-").rstrip("{ \t"))
     return parent_key.group("name") if parent_key is not None else None
 

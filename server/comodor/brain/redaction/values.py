@@ -244,3 +244,62 @@ def looks_random(value: str) -> bool:
         and not wordy(core)
         and shannon_entropy(core) >= expected_entropy(len(core), 52) - 0.7
     )
+
+
+# --- what a name says ---------------------------------------------------------------------------
+
+_STRONG_ENDINGS: Final = (
+    "password",
+    "passwd",
+    "passphrase",
+    "pwd",
+    "secret",
+    "secretkey",
+    "token",
+    "apikey",
+    "privatekey",
+    "accesskey",
+    "credential",
+    "credentials",
+    "authorization",
+    "macaroon",
+    "psk",
+    "keymaterial",
+)
+_KINDS: Final = {
+    "passwd": "password",
+    "passphrase": "password",
+    "pwd": "password",
+    "psk": "password",
+    "secretkey": "secret-key",
+    "apikey": "api-key",
+    "privatekey": "private-key",
+    "accesskey": "access-key",
+    "credential": "credentials",
+    "authorization": "token",
+    "macaroon": "token",
+    "keymaterial": "password",
+}
+_WEAK_ENDINGS: Final = ("key", "auth", "session", "sessionid", "sid", "cookie", "secretid")
+_NOT_PASS: Final = ("bypass", "compass", "surpass", "overpass", "underpass", "encompass")
+_PUBLIC: Final = re.compile(r"public|publishable|pubkey")
+
+
+def secret_name(name: str) -> tuple[str, bool] | None:
+    """The kind a field *name* says its value is, and whether it says so strongly.
+
+    ``DB_PASSWORD``, ``registry-password``, ``sessionid``, ``X-Api-Key``: a weak name
+    (``key``, ``session``) counts only with a random-looking value.
+    """
+    compact = re.sub(r"[^a-z0-9]", "", name.lower())
+    if not compact or _PUBLIC.search(compact):
+        return None
+    for ending in _STRONG_ENDINGS:
+        if compact.endswith(ending):
+            return _KINDS.get(ending, ending), True
+    if compact.endswith("pass") and not compact.endswith(_NOT_PASS):
+        return "password", True
+    for ending in _WEAK_ENDINGS:
+        if compact.endswith(ending):
+            return ("cookie" if ending in {"sid", "sessionid", "session"} else ending), False
+    return None
