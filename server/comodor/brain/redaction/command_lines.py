@@ -247,7 +247,7 @@ def _classify_user_comma(m: re.Match[str], text: str) -> str | None:
 # --- /user:u /pass:X, /u:u /p:X, net use <share> X /user:u -------------------------------------
 
 _WINDOWS_PASS_RE: Final = re.compile(
-    r"[ \t]/(?P<flag>p|pw|pwd|pass|passwd|password)[:=]"
+    r"[ \t]/(?:(?P<flag>p|pw|pwd|pass|passwd|password)[:=]|(?P<spaced>rp|pwd|pass|password)[ \t]+)"
     r"(?P<secret>\"[^\"\n]{1,256}\"|[^\s\"]{1,256})"
 )
 _WINDOWS_USER: Final = re.compile(r"[ \t]/(?:u|user|username)[:=]", re.IGNORECASE)
@@ -258,6 +258,9 @@ def _classify_windows_pass(m: re.Match[str], text: str) -> str | None:
     value = _unquote(group(m, text, "secret") or "")
     if not value or is_reference(value):
         return None
+    if m.group("spaced") is not None:
+        # schtasks /ru svc /rp X: a switch then a blank, so only a password-shaped word.
+        return "password" if literal_credential(value) else None
     if m.group("flag") == "p":
         # msbuild's /p:Name=Value is a property; /p: is a password only beside /u:.
         line = _command_before(m, text) + _rest_of_command(text, m.end())
@@ -273,7 +276,9 @@ def _windows_pass_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return [(start, end)]
 
 
-_WINDOWS_USER_RE: Final = re.compile(r"[ \t]/(?:u|user)[:=][^\s/]{1,128}")
+_WINDOWS_USER_RE: Final = re.compile(
+    r"[ \t]/(?:u|user)[:=][^\s/]{1,128}|net[ \t]+user[ \t]+[^\s/]{1,64}[ \t]"
+)
 
 
 def _positional_password_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
@@ -319,6 +324,19 @@ def _classify_auth_pair(m: re.Match[str], text: str) -> str | None:
     if literal_credential(value) or (chosen(value) and not is_reference(value)):
         return "password"  # Lantern66D..u#kHz: dots that make no host name here
     return None
+
+
+# AUTH X, AUTH user X at a prompt (Redis, and other line protocols): the last word.
+_AUTH_COMMAND_RE: Final = re.compile(
+    r"auth[ \t]+(?:[a-z0-9_-]{1,32}[ \t]+)?(?P<secret>[^\s\"']{6,256})[ \t]*(?=\r?\n|$)"
+)
+
+
+def _classify_auth_command(m: re.Match[str], text: str) -> str | None:
+    before = _command_before(m, text)
+    if before.strip() and not before.rstrip().endswith((">", "$", "#", ":")):
+        return None  # the command starts its line or follows a prompt ("127.0.0.1:6379>")
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
 
 
 # --- echo <base64> | base64 -d > release.p12 -----------------------------------------------------
@@ -420,6 +438,7 @@ COMMAND_RULES: Final[tuple[Rule, ...]] = (
         spans=_positional_password_spans,
     ),
     Rule("password", ASSIGNMENT, _AUTH_PAIR_RE, _classify_auth_pair, WORD, on_lowercase=True),
+    Rule("password", ASSIGNMENT, _AUTH_COMMAND_RE, _classify_auth_command, WORD, on_lowercase=True),
     Rule(
         "private-key",
         ASSIGNMENT,

@@ -91,9 +91,15 @@ _SET_PASSWORD_RE: Final = re.compile(
 # --- directives: a name saying password, maybe one argument, the value ending the line ----------
 
 # sentinel auth-pass mymaster X (Redis Sentinel), HTTP_Passwd X (Fluent Bit), auth-pass X.
+# ntp authentication-key 1 md5 X, tacacs-server key 7 X, pre-shared-key X (network gear).
 _DIRECTIVE_LINE_RE: Final = re.compile(
-    r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|psk)[ \t]+"
-    r"(?:(?P<arg>[a-z0-9_.-]{1,64})[ \t]+)?" + _QUOTED_OR_BARE + r"[ \t]*(?=\r?\n|$)"
+    r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|psk|key)[ \t]+"
+    r"(?P<args>(?:[a-z0-9_.-]{1,64}[ \t]+){0,2})" + _QUOTED_OR_BARE + r"[ \t]*;?(?=\r?\n|$)"
+)
+# A "key" directive holds a secret when its name says which (pre-shared-key), or when a
+# digit before the value gives its encryption type (Cisco's "key 7 ...").
+_SECRET_KEY_NAME: Final = re.compile(
+    r"(?:shared|authentication|auth|secret|psk|api|access|private|wpa)[_-]?key$"
 )
 _DIRECTIVE_NAME: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _CODE_WORDS: Final = frozenset(
@@ -104,8 +110,9 @@ _CODE_WORDS: Final = frozenset(
 def _classify_directive_line(m: re.Match[str], text: str) -> str | None:
     """A config directive whose name says password, with a literal password ending the line.
 
-    The name (glued words allowed: ``HTTP_Passwd``) starts the line, after at most one word
-    (``sentinel auth-pass``).
+    The name (glued words allowed: ``HTTP_Passwd``) starts the line, after at most two words
+    (``sentinel auth-pass``, ``user admin insecure-password``), and up to two arguments may
+    stand before the value (``sentinel auth-pass mymaster X``).
     """
     start = m.start()
     limit = max(0, start - 48)
@@ -114,11 +121,15 @@ def _classify_directive_line(m: re.Match[str], text: str) -> str | None:
     name = text[start : m.end("kw")].lower()
     if name.endswith(("bypass", "compass", "surpass")):
         return None
-    before = _line_before(text, start)
-    if before is None or len(before.split()) > 1 or before.strip().startswith(("#", "//")):
+    args = m.group("args").split()
+    if m.group("kw") == "key" and not (
+        _SECRET_KEY_NAME.search(name) or (args and args[0].isdigit() and len(args[0]) == 1)
+    ):
         return None
-    words = {before.strip().lower(), (m.group("arg") or "").lower()}
-    if words & _CODE_WORDS:
+    before = _line_before(text, start)
+    if before is None or len(before.split()) > 2 or before.strip().startswith(("#", "//")):
+        return None  # "user admin insecure-password X" (HAProxy): two words at most
+    if {w.lower() for w in before.split() + args} & _CODE_WORDS:
         return None  # if pwd and tarinfo.uname: -- Python, not a directive
     value_start, value_end = _unquoted_span(m, text)
     value = text[value_start:value_end]
@@ -198,6 +209,30 @@ def _auth_section_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 
 def _classify_auth_section(m: re.Match[str], text: str) -> str | None:
     return "password" if _auth_section_spans(m, text) else None
+
+
+# --- cookies.txt: the value column of a Netscape cookie file -------------------------------------
+
+# domain, include-subdomains, path, secure, expiry, name, value -- tab-separated (curl -c,
+# wget --save-cookies, browser exports): every value is a live session's cookie.
+_COOKIE_FILE_RE: Final = re.compile(
+    r"\t(?:TRUE|FALSE)\t[^\t\n]{0,512}\t(?:TRUE|FALSE)\t[0-9]{1,12}\t[^\t\n]{1,256}\t"
+    r"(?P<secret>[^\t\r\n]{8,4096})"
+)
+
+
+def _classify_cookie_file(m: re.Match[str], text: str) -> str | None:
+    return None if is_reference(group(m, text, "secret") or "") else "cookie"
+
+
+# --- SNMP community strings: the password of v1/v2c -----------------------------------------------
+
+_COMMUNITY_RE: Final = re.compile(r"community[ \t]+(?P<secret>[^\s\"']{6,64})")
+
+
+def _classify_community(m: re.Match[str], text: str) -> str | None:
+    """``rocommunity X``, ``snmp-server community X RO``: public/private are no secret."""
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
 
 
 # --- $USER3$=X: resource macros of Nagios-style monitoring configs --------------------------------
@@ -641,6 +676,8 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         spans=_auth_section_spans,
     ),
     Rule("password", STRUCTURAL, _RESOURCE_MACRO_RE, _classify_resource_macro, on_lowercase=True),
+    Rule("cookie", STRUCTURAL, _COOKIE_FILE_RE, _classify_cookie_file),
+    Rule("password", STRUCTURAL, _COMMUNITY_RE, _classify_community, "_-", on_lowercase=True),
     Rule("password", STRUCTURAL, _JAAS_USER_RE, _classify_jaas_user, WORD, on_lowercase=True),
     Rule(
         "token",

@@ -46,7 +46,7 @@ from .values import (
 _ASSIGNMENT_OPERATOR: Final = (
     r"(?P<op>[ \t]*"
     r"(?::[ \t]*[a-z_][a-z0-9_.\[\], |]{0,60}?[ \t]*=(?![=>~])"  # password: str = "..."
-    r"|:=|=>|\?=|=(?![=~])|:(?![:=]))"
+    r"|:=|=>|\?=|=(?![=~])|:(?![:=])|<<?-(?!-))"  # R: password <- "..."
     r"[ \t]*)"
 )
 # Python's r/b/u/f, SQL's N'national' and E'escaped', C#'s @"verbatim" and $"interpolated".
