@@ -515,8 +515,11 @@ _SCHEME_PREFIX: Final = re.compile(r"\{[A-Z0-9-]{2,24}\}")
 _FIELD_RE: Final = re.compile(r"\"[^\"\n]*\"|\S+")
 
 
+_FILE_PATH: Final = re.compile(r"[A-Za-z0-9_.@/~+-]+")
+
+
 def _credential_file(path: str) -> bool:
-    if "/" not in path and "." not in path:
+    if not _FILE_PATH.fullmatch(path) or not ("/" in path or "." in path.strip(".")):
         return False  # "# secrets" is a heading, "# /etc/rsyncd.secrets" a file
     name = path.rstrip("/:").rsplit("/", 1)[-1].lower()
     return bool(_CREDENTIAL_FILE_NAME.search(name)) and not _NOT_CREDENTIAL_FILE.search(name)
@@ -564,6 +567,8 @@ def _credential_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     ``# .../client/auth.txt``, ``# .../shop.auth_private``; the comment may follow other
     words ("Keep # /etc/rsyncd.secrets ..."). The rows end at a blank line.
     """
+    if m.start() > 0 and not text[m.start() - 1].isspace():
+        return []  # a URL's fragment (.../credential-chains#use-...), not a comment
     if not _credential_file(m.group("path")):
         return []
     spans: list[tuple[int, int]] = []

@@ -41,6 +41,7 @@ from .values import (
     never,
     plausible_bare,
     plausible_quoted,
+    wordy,
 )
 
 _ASSIGNMENT_OPERATOR: Final = (
@@ -391,12 +392,22 @@ _SCHEMED_RE: Final = re.compile(
 _SCHEME_WORD: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]{1,24}")
 
 
+# Words that start an expression, not a scheme: token = await options.credential.getToken
+_CODE_SCHEMES: Final = frozenset(
+    {"new", "await", "return", "typeof", "yield", "async", "const", "let", "var", "void"}
+    | {"function", "throw", "delete", "in", "of", "instanceof", "not", "and", "or", "lambda"}
+)
+
+
 def _schemed_token(m: re.Match[str], text: str) -> bool:
     token = group(m, text, "secret") or ""
+    if m.group("scheme") in _CODE_SCHEMES or ("." in token and IDENTIFIER.fullmatch(token)):
+        return False  # new util_1.CancellationToken(): code, and a dotted name
     return (
         has_entropy(token, need_upper=False)
         and shannon_entropy(token) >= 3.5
         and not is_reference(token)
+        and not wordy(token)
     )
 
 
@@ -647,15 +658,15 @@ def _classify_url_token_user(m: re.Match[str], text: str) -> str | None:
 
 # A user:password pair as a setting's value: curlrc's user = "u:X", proxy-user, userpwd.
 _USER_PAIR_RE: Final = re.compile(
-    r"(?P<kw>user|userpwd|userpass|proxy[-_]user|userinfo|basic[-_]?auth)[\"']?"
+    r"(?P<kw>user|userpwd|userpass|proxy[-_]user|basic[-_]?auth)[\"']?"
     r"(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?[^\s:\"'@/=]{1,64}:(?P<secret>[^\s\"'@]{1,256})"
 )
 
 
 def _classify_user_pair(m: re.Match[str], text: str) -> str | None:
     value = group(m, text, "secret") or ""
-    if is_reference(value):
-        return None
+    if is_reference(value) or "\\" in value:
+        return None  # a variable, or an escape in a test of URI parsing ('us\xA0er:pa\uD7FF')
     return "basic-auth" if literal_credential(value) or chosen(value) else None
 
 

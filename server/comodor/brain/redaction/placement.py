@@ -206,9 +206,10 @@ def _classify_oracle(m: re.Match[str], text: str) -> str | None:
 
 # Data source names without a scheme: Go's user:password@tcp(host:3306)/db, and
 # user:password@host:port/db in a DSN value. (With "://" the URL rules own them.)
+# The host must be followed by a port or a path (an email address is followed by neither).
 _DSN_RE: Final = re.compile(
-    r":(?P<secret>[^\s:@/\"'`]{1,128})@(?:(?:tcp[46]?|unix|udp)\("
-    r"|[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5})?(?=[/?\"'\s,;)]|$))"
+    r":(?P<secret>[^\s:@/\"'`?=]{1,128})@(?:(?:tcp[46]?|unix|udp)\("
+    r"|[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5}|/))"
 )
 _DSN_USER: Final = frozenset(ALNUM + "_.%+-")
 
