@@ -343,7 +343,8 @@ def _classify_auth_command(m: re.Match[str], text: str) -> str | None:
 
 _DECODED_TO_FILE_RE: Final = re.compile(
     r"(?:echo|printf)[ \t]+(?:-[ne]{1,2}[ \t]+)*"
-    r"(?P<secret>\"[A-Za-z0-9+/=\s\\]{32,}\"|'[A-Za-z0-9+/=\s\\]{32,}'|[A-Za-z0-9+/=]{32,})"
+    r"(?P<secret>\"[A-Za-z0-9+/=\s\\]{32,65536}\"|'[A-Za-z0-9+/=\s\\]{32,65536}'"
+    r"|[A-Za-z0-9+/=]{32,65536})"
     r"[ \t]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)\b[^\n|>]{0,80}>[ \t]*(?P<file>[^\s;|&]+)"
 )
 _KEY_FILE: Final = re.compile(

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import STRUCTURAL, WORD, Rule, group, has_entropy, shannon_entropy
+from .base import STRUCTURAL, WORD, Rule, group, has_entropy, line_start, shannon_entropy
 from .command_lines import literal_credential
 from .values import chosen, is_reference, ordered_fraction, wordy
 
@@ -82,22 +82,29 @@ def _classify_identified_by(m: re.Match[str], text: str) -> str | None:
 
 
 # SET PASSWORD FOR 'app'@'%' = 'X' (MySQL, MariaDB), = PASSWORD('X') in older servers.
+# Found by "password" (shared with other rules); the "SET" before it is checked after.
 _SET_PASSWORD_RE: Final = re.compile(
-    r"set[ \t]+password[ \t]+(?:for[ \t]+[^=;\n]{1,160}?[ \t]*)?=[ \t]*(?:password[ \t]*\([ \t]*)?"
+    r"password[ \t]+(?:for[ \t]+[^=;\n]{1,160}?[ \t]*)?=[ \t]*(?:password[ \t]*\([ \t]*)?"
     r"(?P<secret>'(?:[^'\\\n]|''|\\.){1,256}'|\"[^\"\n]{1,256}\")"
 )
+
+
+def _classify_set_password(m: re.Match[str], text: str) -> str | None:
+    if not text[max(0, m.start() - 8) : m.start()].rstrip(" \t").lower().endswith("set"):
+        return None
+    return _classify_identified_by(m, text)
 
 
 # --- directives: a name saying password, maybe one argument, the value ending the line ----------
 
 # sentinel auth-pass mymaster X (Redis Sentinel), HTTP_Passwd X (Fluent Bit), auth-pass X.
-# ntp authentication-key 1 md5 X, tacacs-server key 7 X, pre-shared-key X (network gear).
+# ntp authentication-key 1 md5 X, pre-shared-key X (network gear).
 _DIRECTIVE_LINE_RE: Final = re.compile(
-    r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|psk|key)[ \t]+"
+    r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|psk|-key|_key)[ \t]+"
     r"(?P<args>(?:[a-z0-9_.-]{1,64}[ \t]+){0,2})" + _QUOTED_OR_BARE + r"[ \t]*;?(?=\r?\n|$)"
 )
-# A "key" directive holds a secret when its name says which (pre-shared-key), or when a
-# digit before the value gives its encryption type (Cisco's "key 7 ...").
+# A "-key" directive holds a secret when its name says which (pre-shared-key), or when a
+# digit before the value gives its encryption type (authentication-key 1 md5 X).
 _SECRET_KEY_NAME: Final = re.compile(
     r"(?:shared|authentication|auth|secret|psk|api|access|private|wpa)[_-]?key$"
 )
@@ -122,7 +129,7 @@ def _classify_directive_line(m: re.Match[str], text: str) -> str | None:
     if name.endswith(("bypass", "compass", "surpass")):
         return None
     args = m.group("args").split()
-    if m.group("kw") == "key" and not (
+    if m.group("kw").endswith("key") and not (
         _SECRET_KEY_NAME.search(name) or (args and args[0].isdigit() and len(args[0]) == 1)
     ):
         return None
@@ -146,6 +153,17 @@ def _line_before(text: str, start: int, reach: int = 80) -> str | None:
     if line_start == 0 and start > reach:
         return None
     return text[line_start:start]
+
+
+# --- key 7 X, key 0 X: a key with its encryption type in front (Cisco IOS and its kin) --------
+
+# tacacs-server key 7 0822455D0A16, radius-server key 0 X, ntp authentication-key 1 md5 X
+# (above): type 0 is the cleartext, type 7 a reversible encoding of it.
+_TYPED_KEY_RE: Final = re.compile(r"key [07] (?P<secret>[^\s\"']{4,128})(?=[ \t]*(?:\r?\n|$))")
+
+
+def _classify_typed_key(m: re.Match[str], text: str) -> str | None:
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
 
 
 # --- {PLAIN}X, {SSHA}X: a password with its storage scheme in front ------------------------------
@@ -505,7 +523,13 @@ def _classify_commented_key(m: re.Match[str], text: str) -> str | None:
 # --- files named for credentials: their rows' password fields ---------------------------------
 
 # A comment naming the file, then its rows: "# /etc/pgbouncer/userlist.txt", "# ~/.pgpass".
-_CREDENTIAL_FILE_RE: Final = re.compile(r"#[ \t]*(?P<path>[^\s#]{1,160})[^\n]{0,100}\n")
+# Found by the words a credential file's name holds (a "#" starts every Python comment);
+# the classifier reads back to the "#".
+_CREDENTIAL_FILE_RE: Final = re.compile(
+    r"(?:secret|passw|userlist|users|auth|credential|token|htpasswd|shadow|psk|private|\.pass)"
+    r"[^\s#]{0,60}"
+)
+_PATH_BEFORE: Final = re.compile(r"#[ \t]*(?P<head>[^\s#]{0,120})$")
 _CREDENTIAL_FILE_NAME: Final = re.compile(
     r"secret|passw|userlist|^users?(?:\.[a-z]+)?$|^auth(?:[._-][a-z]+)?$|[._-]auth[._-]?private$"
     r"|_private$|credential|tokens?(?:\.[a-z]+)?$|htpasswd|shadow|\.pass$|psk"
@@ -567,12 +591,18 @@ def _credential_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     ``# .../client/auth.txt``, ``# .../shop.auth_private``; the comment may follow other
     words ("Keep # /etc/rsyncd.secrets ..."). The rows end at a blank line.
     """
-    if m.start() > 0 and not text[m.start() - 1].isspace():
-        return []  # a URL's fragment (.../credential-chains#use-...), not a comment
-    if not _credential_file(m.group("path")):
+    comment = _PATH_BEFORE.search(text, line_start(text, m.start(), 200), m.start())
+    if comment is None:
         return []
+    hash_at = comment.start()
+    if hash_at > 0 and not text[hash_at - 1].isspace():
+        return []  # a URL's fragment (.../credential-chains#use-...), not a comment
+    path = comment.group("head") + text[m.start() : m.end()]
+    line_end = text.find("\n", m.end(), m.end() + 100)
+    if line_end < 0 or not _credential_file(path):
+        return []  # the comment must end within 100 characters: the rows are below it
     spans: list[tuple[int, int]] = []
-    position = m.end()
+    position = line_end + 1
     for _ in range(64):
         line_end = text.find("\n", position, position + 1024)
         end = len(text) if line_end < 0 else line_end
@@ -631,6 +661,7 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         STRUCTURAL,
         _CREDENTIAL_FILE_RE,
         _classify_credential_file,
+        on_lowercase=True,
         spans=_credential_file_spans,
     ),
     Rule("password", STRUCTURAL, _TF_RESULT_RE, _classify_tf_result),
@@ -656,7 +687,7 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _SET_PASSWORD_RE,
-        _classify_identified_by,
+        _classify_set_password,
         WORD,
         on_lowercase=True,
         spans=_blank_separated_spans,
@@ -681,6 +712,7 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         spans=_auth_section_spans,
     ),
     Rule("password", STRUCTURAL, _RESOURCE_MACRO_RE, _classify_resource_macro, on_lowercase=True),
+    Rule("password", STRUCTURAL, _TYPED_KEY_RE, _classify_typed_key, on_lowercase=True),
     Rule("cookie", STRUCTURAL, _COOKIE_FILE_RE, _classify_cookie_file),
     Rule("password", STRUCTURAL, _COMMUNITY_RE, _classify_community, "_-", on_lowercase=True),
     Rule("password", STRUCTURAL, _JAAS_USER_RE, _classify_jaas_user, WORD, on_lowercase=True),

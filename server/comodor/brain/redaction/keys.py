@@ -26,6 +26,8 @@ from .base import (
     Rule,
     anchored,
     group,
+    line_end,
+    line_start,
 )
 
 _PEM_LABEL: Final = r"[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
@@ -181,10 +183,8 @@ def _classify_byte_array(m: re.Match[str], text: str) -> str | None:
         return None  # not bytes, or not random (a table, a run of zeros)
     if not len(numbers) // 4 < rising < len(numbers) * 3 // 4:
         return None  # sorted or nearly so: a range, an index, not a draw
-    line_start = text.rfind("\n", max(0, m.start() - 120), m.start()) + 1
-    before = text[line_start : m.start()]
-    line_end = text.find("\n", m.end())
-    after = text[m.end() : len(text) if line_end < 0 else line_end]
+    before = text[line_start(text, m.start(), 120) : m.start()]
+    after = text[m.end() : line_end(text, m.end(), 120)]
     if not before.strip() and not after.strip():
         return "private-key"
     name = before.lower()
@@ -277,7 +277,7 @@ KEY_RULES: Final[tuple[Rule, ...]] = (
         most=1,
     ),
     Rule("wallet-key", CONTEXTUAL, _HEX_KEY_RE, _classify_hex_key, WORD, on_lowercase=True),
-    Rule("private-key", CONTEXTUAL, _BYTE_ARRAY_RE, _classify_byte_array),
+    Rule("private-key", CONTEXTUAL, _BYTE_ARRAY_RE, _classify_byte_array, scan_whole=True),
     Rule("seed-phrase", CONTEXTUAL, _SEED_PHRASE_RE, _classify_seed_phrase, on_lowercase=True),
     Rule(
         "kubernetes-secret",

@@ -383,7 +383,7 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
 
 # access_token: FlyV1 fm2_..., "auth": "Token 7a28...": a scheme word, a blank, the token.
 _SCHEMED_RE: Final = re.compile(
-    rf"(?P<kw>token|auth|authorization|key|secret|credentials?|password)(?:[\"']\]?)?"
+    rf"(?P<kw>token|auth|authorization|_key|-key|apikey|secret|credentials?|password)(?:[\"']\]?)?"
     rf"{_ASSIGNMENT_OPERATOR}[\"']?(?P<scheme>[a-z][a-z0-9_-]{{1,24}})[ \t]+"
     r"(?P<secret>[a-z0-9._~+/=-]{16,4096})(?![a-z0-9._~+/=-])"
 )

@@ -34,7 +34,17 @@ import re
 import urllib.parse
 from typing import Final
 
-from .base import ALNUM, ASSIGNMENT, MARKER_PREFIX, STRUCTURAL, WORD, Rule, group, shannon_entropy
+from .base import (
+    ALNUM,
+    ASSIGNMENT,
+    MARKER_PREFIX,
+    STRUCTURAL,
+    WORD,
+    Rule,
+    group,
+    line_start,
+    shannon_entropy,
+)
 from .values import (
     expected_entropy,
     is_reference,
@@ -154,11 +164,11 @@ _BRACED_BASE64: Final = re.compile(r"\{[A-Za-z0-9+/]{20,}={0,2}\}")
 
 def _xml_value_span(m: re.Match[str], text: str) -> tuple[int, int] | None:
     tag = m.group("tag")
-    line_start = text.rfind("\n", max(0, m.start() - 512), m.start()) + 1
-    gt = text.rfind(">", line_start, m.start())
+    begin = line_start(text, m.start())
+    gt = text.rfind(">", begin, m.start())
     if gt < 0:
         return None
-    lt = text.rfind("<", line_start, gt)
+    lt = text.rfind("<", begin, gt)
     opening = text[lt + 1 : gt] if lt >= 0 else ""
     name = opening.split(None, 1)[0] if opening.strip() else ""
     if name.lower() != tag.lower():
@@ -206,26 +216,41 @@ def _classify_oracle(m: re.Match[str], text: str) -> str | None:
 
 # Data source names without a scheme: Go's user:password@tcp(host:3306)/db, and
 # user:password@host:port/db in a DSN value. (With "://" the URL rules own them.)
-# The host must be followed by a port or a path (an email address is followed by neither).
-_DSN_RE: Final = re.compile(
-    r":(?P<secret>[^\s:@/\"'`?=]{1,128})@(?:(?:tcp[46]?|unix|udp)\("
-    r"|[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5}|/))"
-)
+# Found by the "@" and the address after it (a ":" is on every other line of code); the
+# host must be followed by a port or a path (an email address is followed by neither).
+_DSN_RE: Final = re.compile(r"@(?:(?:tcp[46]?|unix|udp)\(|[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5}|/))")
 _DSN_USER: Final = frozenset(ALNUM + "_.%+-")
+_DSN_PASSWORD_STOPS: Final = frozenset(" \t\r\n:@/\"'`?=")
+
+
+def _dsn_password(m: re.Match[str], text: str) -> tuple[int, int] | None:
+    """The password of ``user:password@`` before the match, read backwards."""
+    end = m.start()
+    limit = max(0, end - 129)
+    start = end
+    while start > limit and text[start - 1] not in _DSN_PASSWORD_STOPS:
+        start -= 1
+    if start in (end, 0) or text[start - 1] != ":":
+        return None
+    colon = start - 1
+    begin = colon
+    while begin > max(0, colon - 65) and text[begin - 1] in _DSN_USER:
+        begin -= 1
+    if begin == colon or (begin > 0 and text[begin - 1] not in " \t\n\"'=(,`"):
+        return None  # no user, or part of a longer word (a URL's path, an email, a time)
+    value = text[start:end]
+    if is_reference(value) or not (password_shaped(value) or token_shaped(value)):
+        return None
+    return start, end
 
 
 def _classify_dsn(m: re.Match[str], text: str) -> str | None:
-    start = m.start()
-    limit = max(0, start - 65)
-    begin = start
-    while begin > limit and text[begin - 1] in _DSN_USER:
-        begin -= 1
-    if begin == start or (begin > 0 and text[begin - 1] not in " \t\n\"'=(,`"):
-        return None  # no user, or part of a longer word (a URL's path, an email, a time)
-    value = group(m, text, "secret") or ""
-    if is_reference(value) or not (password_shaped(value) or token_shaped(value)):
-        return None
-    return "password"
+    return "password" if _dsn_password(m, text) is not None else None
+
+
+def _dsn_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    span = _dsn_password(m, text)
+    return [] if span is None else [span]
 
 
 # --- call arguments -------------------------------------------------------------------------------
@@ -570,7 +595,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _XML_ADD_RE, _classify_xml, on_lowercase=True),
     Rule("password", STRUCTURAL, _XML_CLOSE_RE, _classify_xml_close, spans=_xml_close_spans),
     Rule("password", STRUCTURAL, _ORACLE_RE, _classify_oracle, WORD, on_lowercase=True),
-    Rule("password", STRUCTURAL, _DSN_RE, _classify_dsn),
+    Rule("password", STRUCTURAL, _DSN_RE, _classify_dsn, spans=_dsn_spans),
     Rule("password", STRUCTURAL, _DIRECTIVE_RE, _classify_directive, WORD, on_lowercase=True),
     Rule(
         "password",
@@ -610,7 +635,9 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         _classify_bech32,
         on_lowercase=True,
         spans=_bech32_spans,
-        run_chars=ALNUM + "_-",
+        # Discord tokens' characters (a dot more): the two rules share one pass over the text,
+        # and a bech32 key found inside a longer run is found all the same.
+        run_chars=ALNUM + "_-.",
         min_run=40,
     ),
 )

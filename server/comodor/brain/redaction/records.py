@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import STRUCTURAL, Rule, group
+from .base import STRUCTURAL, Rule, group, line_end, line_start
 from .command_lines import literal_credential
 from .values import (
     NUMBER,
@@ -40,7 +40,9 @@ from .values import (
 
 
 def _value_counts(value: str, quoted: bool, kind: str, strong: bool) -> bool:
-    if len(value) < 4 or is_reference(value) or is_template(value):
+    if len(value) < 4 or (not quoted and "(" in value):
+        return False  # value = next(it): a call, not a stored value
+    if is_reference(value) or is_template(value):
         return False
     if TYPE_NAME.fullmatch(value) or (NUMBER.fullmatch(value) and kind != "password"):
         return False
@@ -50,11 +52,17 @@ def _value_counts(value: str, quoted: bool, kind: str, strong: bool) -> bool:
 
 # --- name and value siblings ------------------------------------------------------------------
 
-_VALUE_FIELD_RE: Final = re.compile(
-    r"(?P<field>value|parametervalue|defaultvalue|default|currentvalue|initialvalue)"
-    r"(?P<q>[\"']?)[ \t]*[:=][ \t]*"
-    r"(?P<secret>\"(?:[^\"\\\n]|\\.){1,4096}\"|'(?:[^'\\\n]|\\.){1,4096}'"
+_FIELD_VALUE: Final = (
+    r"[ \t]*(?P<secret>\"(?:[^\"\\\n]|\\.){1,4096}\"|'(?:[^'\\\n]|\\.){1,4096}'"
     r"|[^\s\"'`,{}\[\]#][^\s,{}\[\]#]{0,4095})"
+)
+_VALUE_FIELDS: Final = ("value", "parametervalue", "currentvalue", "initialvalue")
+# Spelled out with what follows the name ("value:", "value =", '"value"'): a bare "value" is
+# on every tenth line of code. The other names are JSON keys (CloudFormation, Postman), so
+# only their quoted form is looked for.
+_VALUE_FIELD_RE: Final = re.compile(r"(?P<field>value:|value=|value =|value  =)" + _FIELD_VALUE)
+_QUOTED_VALUE_FIELD_RE: Final = re.compile(
+    r"[\"'](?P<field>" + "|".join(_VALUE_FIELDS) + r")[\"'][ \t]*[:=]" + _FIELD_VALUE
 )
 _NAME_FIELD_RE: Final = re.compile(
     r"(?:^|[\s{,;<])[\"']?(?:name|key|parameterkey|parametername|variable|header|label)[\"']?"
@@ -101,6 +109,10 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip(" \t-"))
 
 
+def _whole_line(text: str, begin: int, end: int) -> bool:
+    return (begin == 0 or text[begin - 1] == "\n") and (end == len(text) or text[end] == "\n")
+
+
 def _sibling_lines(text: str, start: int, most: int = 8) -> tuple[str, str]:
     """The lines of the record holding the line at *start*, and the line that opens it.
 
@@ -108,37 +120,37 @@ def _sibling_lines(text: str, start: int, most: int = 8) -> tuple[str, str]:
     ``- name:`` counts at its key's column); the record ends at a line indented less, at a
     blank line and at the next ``- `` item.
     """
-    line_start = text.rfind("\n", 0, start) + 1
-    line_end = text.find("\n", start)
-    line_end = len(text) if line_end < 0 else line_end
-    own = text[line_start:line_end]
+    begin, end = line_start(text, start), line_end(text, start)
+    if not _whole_line(text, begin, end):
+        return "", ""  # a line longer than any record's: minified, a blob
+    own = text[begin:end]
     column = _indent(own)
     siblings: list[str] = []
     parent = ""
-    position = line_start
     item_started = own.lstrip(" \t").startswith("- ")
     for _ in range(most):  # upwards
-        if position == 0 or item_started:
+        if begin == 0 or item_started:
             break
-        previous_start = text.rfind("\n", 0, position - 1) + 1
-        line = text[previous_start : position - 1]
-        position = previous_start
-        if not line.strip():
+        end = begin - 1
+        begin = line_start(text, end)
+        line = text[begin:end]
+        if not line.strip() or not _whole_line(text, begin, end):
             break
         if _indent(line) != column:
             parent = line if _indent(line) < column else ""
             break
         siblings.append(line)
         item_started = line.lstrip(" \t").startswith("- ")
-    position = line_end
+    end = line_end(text, start)
     for _ in range(most):  # downwards
-        if position >= len(text):
+        if end >= len(text):
             break
-        next_end = text.find("\n", position + 1)
-        next_end = len(text) if next_end < 0 else next_end
-        line = text[position + 1 : next_end]
-        position = next_end
-        if not line.strip() or _indent(line) != column or line.lstrip(" \t").startswith("- "):
+        begin = end + 1
+        end = line_end(text, begin)
+        line = text[begin:end]
+        if not line.strip() or not _whole_line(text, begin, end):
+            break
+        if _indent(line) != column or line.lstrip(" \t").startswith("- "):
             break
         siblings.append(line)
     return "\n".join(siblings), parent
@@ -163,8 +175,7 @@ def _record_name(m: re.Match[str], text: str) -> str | None:
         parent = _PARENT_KEY_RE.search(text, max(0, begin - 1 - 96), begin - 1)
         return parent.group("name") if parent is not None else None
     # <param name="password" value="..."/>: an element's attributes are a record on one line.
-    line_start = text.rfind("\n", max(0, start - 300), start) + 1
-    element = text.rfind("<", line_start, start)
+    element = text.rfind("<", line_start(text, start, 300), start)
     if element >= 0 and ">" not in text[element:start]:
         name = _name_field(text[element:start])
         if name is not None:
@@ -181,10 +192,10 @@ def _classify_value_field(m: re.Match[str], text: str) -> str | None:
     field_start = m.start()
     before = text[field_start - 1 : field_start] if field_start else ""
     if before.isalnum() or before == "_":
-        return None  # defaultValue is a field; myvalue, max_value are other names
-    if m.group("q") and before not in {'"', "'"}:
-        return None
+        return None  # myvalue, max_value are other names
     value, quoted = _unquoted(text[m.start("secret") : m.end("secret")])
+    if not _value_counts(value, quoted, "password", strong=True):
+        return None  # default=None, value: int -- no literal, so no record to look up
     name = _record_name(m, text)
     if name is None:
         return None
@@ -207,7 +218,7 @@ def _value_field_span(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 # A tuple of an atom and a value (Erlang sys.config {password, "X"}, Elixir {:password, "X"})
 # and a keyword before its value (Clojure and EDN :password "X", {:db/password "X"}).
 _ATOM_PAIR_RE: Final = re.compile(
-    r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth|cookie)"
+    r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|token|_key|-key|credentials?)"
     r"(?P<sep>[ \t]*,[ \t]*|[ \t]+)(?P<q>[\"'])(?P<secret>(?:(?!(?P=q))[^\\\n]|\\.){1,256})(?P=q)"
 )
 _ATOM_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_-./")
@@ -261,8 +272,7 @@ def _secret_map_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
             if literal_credential(pair.group(group_name)):
                 spans.append(pair.span(group_name))
         return spans
-    line_start = text.rfind("\n", 0, m.start()) + 1
-    column = _indent(text[line_start : m.start()] + "x")
+    column = _indent(text[line_start(text, m.start(), 256) : m.start()] + "x")
     position = m.end()
     for _ in range(32):
         line_end = text.find("\n", position, position + 1024)
@@ -294,6 +304,15 @@ RECORD_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _VALUE_FIELD_RE,
+        _classify_value_field,
+        on_lowercase=True,
+        spans=_value_field_span,
+        scan_whole=True,  # "value" is everywhere in code: the regex's own scan is cheaper
+    ),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _QUOTED_VALUE_FIELD_RE,
         _classify_value_field,
         on_lowercase=True,
         spans=_value_field_span,
