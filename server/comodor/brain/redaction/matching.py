@@ -98,11 +98,14 @@ class _Finder:
         if not rule.needles or rule.scan_whole:
             yield from rule.pattern.finditer(subject)
             return
-        if rule.index_keys and self._indexed and not self._skipped:
-            # Most rules' prefixes are nowhere in the text: say so with a few dict lookups.
-            index = self._found
-            if not any(key in index for key in rule.index_keys):
-                return
+        # Most rules' prefixes are nowhere in the text: say so with one set operation.
+        if (
+            rule.index_keys
+            and self._indexed
+            and not self._skipped
+            and self._found.keys().isdisjoint(rule.index_keys)
+        ):
+            return
         positions: list[int] = []
         for needle in rule.needles:
             found = self._positions(needle, rule.on_lowercase)
