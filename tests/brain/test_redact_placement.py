@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from comodor_lsp.brain.redaction import RULES
-from comodor_lsp.brain.redaction.base import MARKER_RE, Rule
+from comodor_lsp.brain.redaction.base import MARKER_RE, Rule, blocked
 from comodor_lsp.brain.redaction.matching import _lowercase, candidates
 from comodor_lsp.brain.redaction.redactor import redact
 
@@ -76,7 +76,7 @@ def _reference_candidates(text: str, rules: tuple[Rule, ...]) -> list[tuple[int,
     for rule in rules:
         subject = lowered if rule.on_lowercase else text
         for m in rule.pattern.finditer(subject):
-            if rule.not_after and m.start() > 0 and subject[m.start() - 1] in rule.not_after:
+            if blocked(subject, m.start(), rule.not_after):
                 continue
             if rule.skip_covered:
                 # Coverage depends only on earlier rules; the real engine checks it too.

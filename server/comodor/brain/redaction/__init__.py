@@ -13,6 +13,9 @@
 * :mod:`.config_lines` -- the syntaxes config files share (``password X`` directives, SQL
   ``IDENTIFIED BY``, header lists, tables with a secret column, armored secret blocks,
   random URL path segments);
+* :mod:`.records` -- values named by a sibling field or a parent key (``{"name":
+  "sessionid", "value": X}``, ``- name: DB_PASSWORD`` / ``value: X``, ``"adminPassword":
+  {"value": X}``) and maps named for secrets (``"apikeys": {"acme": X}``);
 * :mod:`.entropy` -- random-looking tokens nothing else names.
 
 :mod:`.matching` runs rules over a text and merges what they find;
@@ -31,6 +34,7 @@ from .keys import KEY_RULES
 from .named_fields import CONTEXT_RULES
 from .placement import PLACEMENT_RULES
 from .providers import PROVIDER_RULES
+from .records import RECORD_RULES
 
 RULES: Final[tuple[Rule, ...]] = (
     *PROVIDER_RULES,
@@ -39,6 +43,7 @@ RULES: Final[tuple[Rule, ...]] = (
     *PLACEMENT_RULES,
     *COMMAND_RULES,
     *CONFIG_LINE_RULES,
+    *RECORD_RULES,
     *ENTROPY_RULES,
 )
 

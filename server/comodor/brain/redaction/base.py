@@ -113,8 +113,8 @@ class Rule:
     # Every pattern names the part to replace ``secret`` (unless ``spans`` says otherwise).
     pattern: re.Pattern[str]
     classify: Classifier | None = None
-    # Characters that may not come right before a match. A post-check rather than a
-    # look-behind: a leading look-behind would disable the engine's fast literal search.
+    # Characters that may not come right before a match (see :func:`blocked`). A post-check
+    # rather than a look-behind: a leading look-behind would disable the fast literal search.
     not_after: str = ""
     # Match against the ASCII-lowercased text (for case-insensitive names and headers).
     on_lowercase: bool = False
@@ -131,12 +131,56 @@ class Rule:
     # and the characters one of which must stand right before the run ("" for any).
     run_lead: int = 0
     run_after: str = ""
+    # The literal every match starts with is too common for the engine's index to pay (the
+    # "[" of every subscript): the regex engine's own scan of the text is faster.
+    scan_whole: bool = False
     # Literal prefixes one of which every match starts with (computed from the pattern).
     needles: tuple[str, ...] = attrs.field(init=False)
+
+    # The needles lower-cased, when every one can be looked up in the engine's prefix index
+    # (two ASCII characters or more); else empty.
+    index_keys: tuple[str, ...] = attrs.field(init=False)
 
     @needles.default
     def _needles(self) -> tuple[str, ...]:
         return literal_prefixes(self.pattern)
+
+    @index_keys.default
+    def _index_keys(self) -> tuple[str, ...]:
+        if not self.needles or not all(indexable(n) for n in self.needles):
+            return ()
+        return tuple(sorted({n.lower() for n in self.needles}))
+
+
+def indexable(needle: str) -> bool:
+    """Whether the engine's prefix index can hold *needle* (two ASCII characters or more)."""
+    return len(needle) >= 2 and needle.isascii()
+
+
+def blocked(subject: str, start: int, not_after: str) -> bool:
+    r"""Whether the character before *start* is one of *not_after*, so a match there is not one.
+
+    An escaped line break or tab counts as the break it stands for, not as the letter it ends
+    with: in a logged ``b'...\r\nAuthorization: Token ...'`` or a JSON string holding
+    ``"...\nghp_..."`` the name starts a line.
+    """
+    if not not_after or start == 0 or subject[start - 1] not in not_after:
+        return False
+    return not (start >= 2 and subject[start - 2] == "\\" and subject[start - 1] in "nrt")
+
+
+def line_start(text: str, position: int, reach: int = 512) -> int:
+    """Where the line holding *position* starts, looking back at most *reach* characters.
+
+    Bounded, so that a rule asking this for every match on a megabyte-long line stays linear.
+    """
+    return max(text.rfind("\n", max(0, position - reach), position) + 1, position - reach, 0)
+
+
+def line_end(text: str, position: int, reach: int = 512) -> int:
+    """Where the line holding *position* ends, looking ahead at most *reach* characters."""
+    end = text.find("\n", position, position + reach)
+    return min(len(text), position + reach) if end < 0 else end
 
 
 def group(m: re.Match[str], text: str, name: str) -> str | None:

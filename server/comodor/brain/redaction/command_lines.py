@@ -27,7 +27,7 @@ from typing import Final
 
 from .base import ASSIGNMENT, WORD, Rule, group
 from .placement import password_shaped, token_shaped
-from .values import is_reference
+from .values import chosen, is_reference, is_template
 
 _VALUE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`|;&<>]{1,256})"
 _WORD_RE: Final = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+")
@@ -81,9 +81,12 @@ def _classify_short_p(m: re.Match[str], text: str) -> str | None:
     return "password" if literal_credential(group(m, text, "secret") or "") else None
 
 
-# --- -storepass X, -passwd X --------------------------------------------------------------------
+# --- -storepass X, -passwd X, -setcookie X -------------------------------------------------------
 
-_DASH_PASS_RE: Final = re.compile(r"pass(?:wd|word|phrase)?[ \t]+" + _VALUE)
+_DASH_PASS_RE: Final = re.compile(
+    r"(?P<kw>pass(?:wd|word|phrase)?|cookie|token|secret)[ \t]+" + _VALUE
+)
+_OPAQUE_VALUE: Final = re.compile(r"[A-Za-z0-9+/=_~.-]{8,256}")
 
 
 def _classify_dash_pass(m: re.Match[str], text: str) -> str | None:
@@ -91,12 +94,21 @@ def _classify_dash_pass(m: re.Match[str], text: str) -> str | None:
     limit = max(0, start - 24)
     while start > limit and text[start - 1].isalpha():
         start -= 1
-    if start < 2 or text[start - 1] != "-" or text[start - 2] not in " \t":
+    if start < 1 or text[start - 1] != "-" or (start >= 2 and text[start - 2] not in " \t\n"):
         return None  # not a single-dash flag ("--password" has its own rule)
     value = group(m, text, "secret") or ""
     if _unquote(value).lower().startswith("pass:"):
         return None  # openssl -passin pass:X has its own rule
-    return "password" if literal_credential(value) else None
+    if literal_credential(value):
+        return "password" if m.group("kw").startswith("pass") else m.group("kw")
+    if m.group("kw").startswith("pass"):
+        return None
+    # -setcookie HSGYYZMFUQRUYPEHDHXO (an Erlang node's cookie: 20 capitals), -token X: after
+    # a flag naming a cookie or token any opaque word is one, not only a password-shaped one.
+    inner = _unquote(value)
+    if not _OPAQUE_VALUE.fullmatch(inner) or is_reference(inner) or "." in inner.strip("."):
+        return None  # a file name (-token token.txt), a path, a variable
+    return m.group("kw") if any(c.isdigit() for c in inner) or inner.isupper() else None
 
 
 # --- echo X | cmd --password-stdin ---------------------------------------------------------------
@@ -232,6 +244,144 @@ def _classify_user_comma(m: re.Match[str], text: str) -> str | None:
     return "password" if literal_credential(group(m, text, "secret") or "") else None
 
 
+# --- /user:u /pass:X, /u:u /p:X, net use <share> X /user:u -------------------------------------
+
+_WINDOWS_PASS_RE: Final = re.compile(
+    r"[ \t]/(?:(?P<flag>p|pw|pwd|pass|passwd|password)[:=]|(?P<spaced>rp|pwd|pass|password)[ \t]+)"
+    r"(?P<secret>\"[^\"\n]{1,256}\"|[^\s\"]{1,256})"
+)
+_WINDOWS_USER: Final = re.compile(r"[ \t]/(?:u|user|username)[:=]", re.IGNORECASE)
+
+
+def _classify_windows_pass(m: re.Match[str], text: str) -> str | None:
+    """A Windows-style password switch (cmdkey ``/pass:``, xfreerdp ``/p:``)."""
+    value = _unquote(group(m, text, "secret") or "")
+    if not value or is_reference(value):
+        return None
+    if m.group("spaced") is not None:
+        # schtasks /ru svc /rp X: a switch then a blank, so only a password-shaped word.
+        return "password" if literal_credential(value) else None
+    if m.group("flag") == "p":
+        # msbuild's /p:Name=Value is a property; /p: is a password only beside /u:.
+        line = _command_before(m, text) + _rest_of_command(text, m.end())
+        if "=" in value or not _WINDOWS_USER.search(line):
+            return None
+    return "password"
+
+
+def _windows_pass_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    start, end = m.span("secret")
+    if text[start] == '"':
+        return [(start + 1, end - 1)]
+    return [(start, end)]
+
+
+_WINDOWS_USER_RE: Final = re.compile(
+    r"[ \t]/(?:u|user)[:=][^\s/]{1,128}|net[ \t]+user[ \t]+[^\s/]{1,64}[ \t]"
+)
+
+
+def _positional_password_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    r"""A password-shaped bare word among the arguments of a command with ``/user:``.
+
+    ``net use Z: \\fs01\share Harbor26x0OlDYM /user:ACME\jdoe``: Windows commands take the
+    password as a positional word beside the user switch. Switches, paths, drive letters and
+    the user itself are not it; nor is anything not shaped like a chosen password.
+    """
+    line_start = max(text.rfind("\n", max(0, m.start() - 300), m.start()) + 1, m.start() - 300)
+    line_end = text.find("\n", m.end(), m.end() + 300)
+    line_end = min(len(text), m.end() + 300) if line_end < 0 else line_end
+    spans: list[tuple[int, int]] = []
+    for word in _WORD_RE.finditer(text, line_start, line_end):
+        value = word.group()
+        if (
+            value[0] in "/-+\"'\\"
+            or "\\" in value
+            or value.endswith(":")
+            or m.start() <= word.start() < m.end()
+        ):
+            continue
+        if password_shaped(value) and not is_reference(value):
+            spans.append(word.span())
+    return spans
+
+
+def _classify_positional_password(m: re.Match[str], text: str) -> str | None:
+    return "password" if _positional_password_spans(m, text) else None
+
+
+# --- addauth digest user:X, auth user:X ----------------------------------------------------------
+
+_AUTH_PAIR_RE: Final = re.compile(
+    r"(?:addauth|auth|login)[ \t]+(?:[a-z0-9-]{2,16}[ \t]+)?[\"']?[^\s:\"'/@]{1,64}:"
+    r"(?P<secret>[^\s\"']{1,256})"
+)
+
+
+def _classify_auth_pair(m: re.Match[str], text: str) -> str | None:
+    """An auth command given ``user:password`` (ZooKeeper's ``addauth digest u:p``)."""
+    value = group(m, text, "secret") or ""
+    if literal_credential(value) or (chosen(value) and not is_reference(value)):
+        return "password"  # Lantern66D..u#kHz: dots that make no host name here
+    return None
+
+
+# AUTH X, AUTH user X at a prompt (Redis, and other line protocols): the last word.
+_AUTH_COMMAND_RE: Final = re.compile(
+    r"auth[ \t]+(?:[a-z0-9_-]{1,32}[ \t]+)?(?P<secret>[^\s\"']{6,256})[ \t]*(?=\r?\n|$)"
+)
+
+
+def _classify_auth_command(m: re.Match[str], text: str) -> str | None:
+    before = _command_before(m, text)
+    if before.strip() and not before.rstrip().endswith((">", "$", "#", ":")):
+        return None  # the command starts its line or follows a prompt ("127.0.0.1:6379>")
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
+# --- echo <base64> | base64 -d > release.p12 -----------------------------------------------------
+
+_DECODED_TO_FILE_RE: Final = re.compile(
+    r"(?:echo|printf)[ \t]+(?:-[ne]{1,2}[ \t]+)*"
+    r"(?P<secret>\"[A-Za-z0-9+/=\s\\]{32,65536}\"|'[A-Za-z0-9+/=\s\\]{32,65536}'"
+    r"|[A-Za-z0-9+/=]{32,65536})"
+    r"[ \t]*\|[ \t]*base64[ \t]+(?:-d|-D|--decode)\b[^\n|>]{0,80}>[ \t]*(?P<file>[^\s;|&]+)"
+)
+_KEY_FILE: Final = re.compile(
+    r"(?i)\.(?:p12|pfx|jks|keystore|bks|key|pem|gpg|pgp|asc|kdbx|ppk|der|mobileprovision|snk)$"
+    r"|key|secret|cred|token|passw|auth|keystore|id_[a-z0-9]+$"
+)
+
+
+def _classify_decoded_to_file(m: re.Match[str], text: str) -> str | None:
+    """A literal base64 decoded into a key or keystore file: the file's secret, inline."""
+    return "private-key" if _KEY_FILE.search(m.group("file")) else None
+
+
+def _decoded_to_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    start, end = m.span("secret")
+    if text[start] in "\"'":
+        return [(start + 1, end - 1)]
+    return [(start, end)]
+
+
+# --- ConvertTo-SecureString "X" -AsPlainText, SecretStr("X") ------------------------------------
+
+_SECURE_STRING_RE: Final = re.compile(
+    r"(?:securestring|secretstr|secretstring|secretbytes)"
+    r"[ \t]*(?:\([ \t]*|[ \t]+(?:-string[ \t]+)?)"
+    r"(?P<q>[\"'])(?P<secret>[^\"'\n]{4,256})(?P=q)"
+)
+
+
+def _classify_secure_string(m: re.Match[str], text: str) -> str | None:
+    """A literal made into a secret by a call or cmdlet that exists to hold secrets."""
+    value = group(m, text, "secret") or ""
+    if is_reference(value) or is_template(value) or value.strip() != value:
+        return None
+    return "password"
+
+
 COMMAND_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", ASSIGNMENT, _SHORT_P_RE, _classify_short_p),
     Rule("password", ASSIGNMENT, _DASH_PASS_RE, _classify_dash_pass, on_lowercase=True),
@@ -272,4 +422,37 @@ COMMAND_RULES: Final[tuple[Rule, ...]] = (
         spans=_secret_set_spans,
     ),
     Rule("password", ASSIGNMENT, _USER_COMMA_RE, _classify_user_comma),
+    Rule(
+        "password",
+        ASSIGNMENT,
+        _WINDOWS_PASS_RE,
+        _classify_windows_pass,
+        on_lowercase=True,
+        spans=_windows_pass_spans,
+    ),
+    Rule(
+        "password",
+        ASSIGNMENT,
+        _WINDOWS_USER_RE,
+        _classify_positional_password,
+        on_lowercase=True,
+        spans=_positional_password_spans,
+    ),
+    Rule("password", ASSIGNMENT, _AUTH_PAIR_RE, _classify_auth_pair, WORD, on_lowercase=True),
+    Rule("password", ASSIGNMENT, _AUTH_COMMAND_RE, _classify_auth_command, WORD, on_lowercase=True),
+    Rule(
+        "private-key",
+        ASSIGNMENT,
+        _DECODED_TO_FILE_RE,
+        _classify_decoded_to_file,
+        WORD,
+        spans=_decoded_to_file_spans,
+    ),
+    Rule(
+        "password",
+        ASSIGNMENT,
+        _SECURE_STRING_RE,
+        _classify_secure_string,
+        on_lowercase=True,
+    ),
 )

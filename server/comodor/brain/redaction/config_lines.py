@@ -22,10 +22,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import STRUCTURAL, WORD, Rule, group, has_entropy, shannon_entropy
+from .base import STRUCTURAL, WORD, Rule, group, has_entropy, line_start, shannon_entropy
 from .command_lines import literal_credential
-from .entropy import ordered_fraction, wordy
-from .values import chosen, is_reference
+from .values import chosen, is_reference, ordered_fraction, wordy
 
 _QUOTED_OR_BARE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`]{1,256})"
 
@@ -79,6 +78,209 @@ _IDENTIFIED_BY_RE: Final = re.compile(
 def _classify_identified_by(m: re.Match[str], text: str) -> str | None:
     start, end = _unquoted_span(m, text)
     value = text[start:end]
+    return None if not value or is_reference(value) else "password"
+
+
+# SET PASSWORD FOR 'app'@'%' = 'X' (MySQL, MariaDB), = PASSWORD('X') in older servers.
+# Found by "password" (shared with other rules); the "SET" before it is checked after.
+_SET_PASSWORD_RE: Final = re.compile(
+    r"password[ \t]+(?:for[ \t]+[^=;\n]{1,160}?[ \t]*)?=[ \t]*(?:password[ \t]*\([ \t]*)?"
+    r"(?P<secret>'(?:[^'\\\n]|''|\\.){1,256}'|\"[^\"\n]{1,256}\")"
+)
+
+
+def _classify_set_password(m: re.Match[str], text: str) -> str | None:
+    if not text[max(0, m.start() - 8) : m.start()].rstrip(" \t").lower().endswith("set"):
+        return None
+    return _classify_identified_by(m, text)
+
+
+# --- directives: a name saying password, maybe one argument, the value ending the line ----------
+
+# sentinel auth-pass mymaster X (Redis Sentinel), HTTP_Passwd X (Fluent Bit), auth-pass X.
+# ntp authentication-key 1 md5 X, pre-shared-key X (network gear).
+_DIRECTIVE_LINE_RE: Final = re.compile(
+    r"(?P<kw>pass(?:word|wd|phrase)?|pwd|secret|psk|-key|_key)[ \t]+"
+    r"(?P<args>(?:[a-z0-9_.-]{1,64}[ \t]+){0,2})" + _QUOTED_OR_BARE + r"[ \t]*;?(?=\r?\n|$)"
+)
+# A "-key" directive holds a secret when its name says which (pre-shared-key), or when a
+# digit before the value gives its encryption type (authentication-key 1 md5 X).
+_SECRET_KEY_NAME: Final = re.compile(
+    r"(?:shared|authentication|auth|secret|psk|api|access|private|wpa)[_-]?key$"
+)
+_DIRECTIVE_NAME: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
+_CODE_WORDS: Final = frozenset(
+    {"if", "elif", "while", "and", "or", "not", "in", "is", "return", "assert", "yield", "else"}
+)
+
+
+def _classify_directive_line(m: re.Match[str], text: str) -> str | None:
+    """A config directive whose name says password, with a literal password ending the line.
+
+    The name (glued words allowed: ``HTTP_Passwd``) starts the line, after at most two words
+    (``sentinel auth-pass``, ``user admin insecure-password``), and up to two arguments may
+    stand before the value (``sentinel auth-pass mymaster X``).
+    """
+    start = m.start()
+    limit = max(0, start - 48)
+    while start > limit and text[start - 1].lower() in _DIRECTIVE_NAME:
+        start -= 1
+    name = text[start : m.end("kw")].lower()
+    if name.endswith(("bypass", "compass", "surpass")):
+        return None
+    args = m.group("args").split()
+    if m.group("kw").endswith("key") and not (
+        _SECRET_KEY_NAME.search(name) or (args and args[0].isdigit() and len(args[0]) == 1)
+    ):
+        return None
+    before = _line_before(text, start)
+    if before is None or len(before.split()) > 2 or before.strip().startswith(("#", "//")):
+        return None  # "user admin insecure-password X" (HAProxy): two words at most
+    if {w.lower() for w in before.split() + args} & _CODE_WORDS:
+        return None  # if pwd and tarinfo.uname: -- Python, not a directive
+    value_start, value_end = _unquoted_span(m, text)
+    value = text[value_start:value_end]
+    if (value_start, value_end) == m.span("secret") and value.endswith((":", ";", "{", ",")):
+        return None
+    if literal_credential(value) or (chosen(value) and not is_reference(value)):
+        return "password"
+    return None
+
+
+def _line_before(text: str, start: int, reach: int = 80) -> str | None:
+    """What stands between the start of the line and *start*; ``None`` if too far."""
+    line_start = text.rfind("\n", max(0, start - reach), start) + 1
+    if line_start == 0 and start > reach:
+        return None
+    return text[line_start:start]
+
+
+# --- key 7 X, key 0 X: a key with its encryption type in front (Cisco IOS and its kin) --------
+
+# tacacs-server key 7 0822455D0A16, radius-server key 0 X, ntp authentication-key 1 md5 X
+# (above): type 0 is the cleartext, type 7 a reversible encoding of it.
+_TYPED_KEY_RE: Final = re.compile(r"key [07] (?P<secret>[^\s\"']{4,128})(?=[ \t]*(?:\r?\n|$))")
+
+
+def _classify_typed_key(m: re.Match[str], text: str) -> str | None:
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
+# --- {PLAIN}X, {SSHA}X: a password with its storage scheme in front ------------------------------
+
+# RFC 2307 userPassword, Dovecot passdb, OpenLDAP rootpw, 389 DS: the scheme in braces says
+# the rest is the password (PLAIN, CLEARTEXT) or its hash, which is as good as one offline.
+_SCHEMED_PASSWORD_RE: Final = re.compile(
+    r"\{(?P<scheme>plain|cleartext|clear|plain-md5|ssha[0-9]*|sha[0-9]*|smd5|md5|crypt"
+    r"|blf-crypt|sha[0-9]+-crypt|md5-crypt|argon2id?|pbkdf2[a-z0-9-]*|scram-sha-[0-9]+"
+    r"|bcrypt|cram-md5|digest-md5)\}(?P<secret>[^\s:\"'<>,;]{4,512})"
+)
+
+
+def _classify_schemed_password(m: re.Match[str], text: str) -> str | None:
+    value = group(m, text, "secret") or ""
+    if is_reference(value):
+        return None
+    return "password" if m.group("scheme") in {"plain", "cleartext", "clear"} else "password-hash"
+
+
+# --- [BasicAuth], [credentials]: every value of a section named for secrets ----------------------
+
+_AUTH_SECTION_RE: Final = re.compile(
+    r"\[(?:basic[_-]?auth|auth|authentication|credentials?|secrets?|passwords?|tokens?"
+    r"|api[_-]?keys?|basic_?auth)\][ \t]*\r?\n"
+)
+_SECTION_ENTRY_RE: Final = re.compile(
+    r"[ \t]*[^\s:=\[#;][^:=\n]{0,80}?[ \t]*[:=][ \t]*"
+    r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s\"'#;][^\s#;]{0,255}))"
+    r"[ \t]*(?:[#;].*)?\r?"
+)
+
+
+def _auth_section_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The credential-shaped values of a section whose header names secrets.
+
+    Hurl's ``[BasicAuth]`` then ``user: password``; an INI ``[credentials]`` section. Up to
+    the next section header or a blank line.
+    """
+    spans: list[tuple[int, int]] = []
+    position = m.end()
+    for _ in range(32):
+        line_end = text.find("\n", position, position + 1024)
+        end = len(text) if line_end < 0 else line_end
+        line = text[position:end]
+        if not line.strip() or line.lstrip().startswith("["):
+            break
+        entry = _SECTION_ENTRY_RE.fullmatch(line)
+        if entry is not None:
+            for name in ("dq", "sq", "bare"):
+                if entry.start(name) >= 0:
+                    value = entry.group(name)
+                    if literal_credential(value) or (chosen(value) and not is_reference(value)):
+                        spans.append((position + entry.start(name), position + entry.end(name)))
+                    break
+        if line_end < 0:
+            break
+        position = line_end + 1
+    return spans
+
+
+def _classify_auth_section(m: re.Match[str], text: str) -> str | None:
+    return "password" if _auth_section_spans(m, text) else None
+
+
+# --- cookies.txt: the value column of a Netscape cookie file -------------------------------------
+
+# domain, include-subdomains, path, secure, expiry, name, value -- tab-separated (curl -c,
+# wget --save-cookies, browser exports): every value is a live session's cookie.
+_COOKIE_FILE_RE: Final = re.compile(
+    r"\t(?:TRUE|FALSE)\t[^\t\n]{0,512}\t(?:TRUE|FALSE)\t[0-9]{1,12}\t[^\t\n]{1,256}\t"
+    r"(?P<secret>[^\t\r\n]{8,4096})"
+)
+
+
+def _classify_cookie_file(m: re.Match[str], text: str) -> str | None:
+    return None if is_reference(group(m, text, "secret") or "") else "cookie"
+
+
+# --- SNMP community strings: the password of v1/v2c -----------------------------------------------
+
+_COMMUNITY_RE: Final = re.compile(r"community[ \t]+(?P<secret>[^\s\"']{6,64})")
+
+
+def _classify_community(m: re.Match[str], text: str) -> str | None:
+    """``rocommunity X``, ``snmp-server community X RO``: public/private are no secret."""
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
+# --- $USER3$=X: resource macros of Nagios-style monitoring configs --------------------------------
+
+_RESOURCE_MACRO_RE: Final = re.compile(r"\$user[0-9]{1,3}\$[ \t]*=[ \t]*(?P<secret>[^\s]{1,256})")
+
+
+def _classify_resource_macro(m: re.Match[str], text: str) -> str | None:
+    """``$USER4$=X`` in resource.cfg (Nagios, Icinga 1, Naemon): where checks' passwords go.
+
+    The plug-in path and user names stored beside them are not password-shaped.
+    """
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
+# --- JAAS: user_<name>="X" inside a LoginModule entry ---------------------------------------------
+
+_JAAS_USER_RE: Final = re.compile(
+    r"user_[a-z0-9_.-]{1,64}[ \t]*=[ \t]*\"(?P<secret>[^\"\n]{1,256})\""
+)
+
+
+def _classify_jaas_user(m: re.Match[str], text: str) -> str | None:
+    """``user_<name>="..."``: each user's password, inside a JAAS login module's entry.
+
+    (ZooKeeper's DigestLoginModule, Kafka's PlainLoginModule.)
+    """
+    if "loginmodule" not in text[max(0, m.start() - 600) : m.start()].lower():
+        return None
+    value = group(m, text, "secret") or ""
     return None if not value or is_reference(value) else "password"
 
 
@@ -227,6 +429,17 @@ _HEX: Final = re.compile(r"[0-9a-fA-F-]+")
 _HOOKISH: Final = re.compile(r"(?i)^(?:web)?hooks?(?:b?[0-9])?$|webhook|^receiver$|^collector$")
 
 
+_TOKEN_SEGMENTS: Final = frozenset(
+    {"t", "token", "tokens", "tk", "apikey", "api_key", "api-key", "key", "secret", "auth", "pat"}
+)
+
+
+def _mostly_numbered(segment: str) -> bool:
+    """``4z-285498a8-840b-...``: most parts hold digits (an id), unlike a slug of words."""
+    parts = [p for p in re.split(r"[-_.]", segment) if p]
+    return sum(any(c.isdigit() for c in p) for p in parts) * 2 > len(parts)
+
+
 def _random_segment(segment: str) -> bool:
     core = segment.rstrip("=")
     if len(core) < 20 or _HEX.fullmatch(core) or wordy(core) or ordered_fraction(core) > 0.25:
@@ -266,6 +479,18 @@ def _url_path_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
                     break
             return [(starts[i], m.end("path"))]
     for i, segment in enumerate(segments[:-1]):
+        following = segments[i + 1]
+        if (
+            segment.lower() in _TOKEN_SEGMENTS
+            and len(following) >= 16
+            and any(c.isdigit() for c in following)
+            and any(c.isalpha() for c in following)
+            and (not wordy(following) or _mostly_numbered(following))
+        ):
+            # conda.anaconda.org/t/<token>/channel, /token/<token>/: a segment named for
+            # the token, then the token (an opaque id, even hex or a UUID with a prefix).
+            return [(starts[i + 1], starts[i + 1] + len(following))]
+    for i, segment in enumerate(segments[:-1]):
         if _HOOKISH.search(segment):
             # .../webhookb2/<id>@<id>/IncomingWebhook/<hex>/...: past a hook's name, ids
             # and hex are its key (elsewhere hex in a path is a commit or an object id).
@@ -295,26 +520,89 @@ def _classify_commented_key(m: re.Match[str], text: str) -> str | None:
     return "private-key"
 
 
-# --- files named for secrets: every line's last field ------------------------------------------
+# --- files named for credentials: their rows' password fields ---------------------------------
 
-_SECRETS_FILE_RE: Final = re.compile(r"secrets\b[^\n]{0,60}\n")
-_SECRETS_PATH: Final = re.compile(r"#[ \t]*[^\s#]*[./_-]$")  # "# /etc/rsyncd." before "secrets"
+# A comment naming the file, then its rows: "# /etc/pgbouncer/userlist.txt", "# ~/.pgpass".
+# Found by the words a credential file's name holds (a "#" starts every Python comment);
+# the classifier reads back to the "#".
+_CREDENTIAL_FILE_RE: Final = re.compile(
+    r"(?:secret|passw|userlist|users|auth|credential|token|htpasswd|shadow|psk|private|\.pass)"
+    r"[^\s#]{0,60}"
+)
+_PATH_BEFORE: Final = re.compile(r"#[ \t]*(?P<head>[^\s#]{0,120})$")
+_CREDENTIAL_FILE_NAME: Final = re.compile(
+    r"secret|passw|userlist|^users?(?:\.[a-z]+)?$|^auth(?:[._-][a-z]+)?$|[._-]auth[._-]?private$"
+    r"|_private$|credential|tokens?(?:\.[a-z]+)?$|htpasswd|shadow|\.pass$|psk"
+)
+_NOT_CREDENTIAL_FILE: Final = re.compile(r"authorized|known_hosts|\.pub$|\.(?:py|js|ts|go|rs|md)$")
+_SCHEME_PREFIX: Final = re.compile(r"\{[A-Z0-9-]{2,24}\}")
+_FIELD_RE: Final = re.compile(r"\"[^\"\n]*\"|\S+")
 
 
-def _secrets_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
-    """Each line's last field under a comment naming a ``*secrets`` file.
+_FILE_PATH: Final = re.compile(r"[A-Za-z0-9_.@/~+-]+")
 
-    ``# /etc/rsyncd.secrets`` then ``backup:pw``: of a ``user:secret`` field, the part after
-    the colon.
+
+def _credential_file(path: str) -> bool:
+    if not _FILE_PATH.fullmatch(path) or not ("/" in path or "." in path.strip(".")):
+        return False  # "# secrets" is a heading, "# /etc/rsyncd.secrets" a file
+    name = path.rstrip("/:").rsplit("/", 1)[-1].lower()
+    return bool(_CREDENTIAL_FILE_NAME.search(name)) and not _NOT_CREDENTIAL_FILE.search(name)
+
+
+def _row_secret(secret: str) -> bool:
+    return any(c.isdigit() for c in secret) and (
+        literal_credential(secret) or (chosen(secret) and not is_reference(secret))
+    )
+
+
+def _row_spans(line: str) -> list[tuple[int, int]]:
+    """The password fields of one row: what follows its first field (the user).
+
+    ``"app" "pw"`` (pgbouncer), ``backup:pw`` (rsyncd), ``jdoe:{PLAIN}pw::::::`` (dovecot),
+    ``<onion>:descriptor:x25519:<key>`` (Tor), ``client server pw IP`` (chap-secrets); a row
+    of one field is the password itself (OpenVPN's auth file: the user, then the password).
     """
-    line_start = text.rfind("\n", max(0, m.start() - 80), m.start()) + 1
-    comment = text[line_start : m.start()]
-    if not _SECRETS_PATH.search(comment):
-        # "# /etc/rsyncd.secrets", "# /etc/ppp/chap-secrets" (also quoted after other words:
-        # "Keep # /etc/rsyncd.secrets ..."), not "# secrets"
-        return []
+    fields = [(f.start(), f.end()) for f in _FIELD_RE.finditer(line)]
+    if len(fields) == 1 and ":" in line[fields[0][0] : fields[0][1]]:
+        start, stop = fields[0]
+        fields = []
+        for piece in line[start:stop].split(":"):
+            fields.append((start, start + len(piece)))
+            start += len(piece) + 1
+    if len(fields) > 1:
+        fields = fields[1:]
     spans: list[tuple[int, int]] = []
-    position = m.end()
+    for field_start, field_end in fields:
+        begin, stop = field_start, field_end
+        if stop - begin >= 2 and line[begin] == line[stop - 1] == '"':
+            begin, stop = begin + 1, stop - 1
+        scheme = _SCHEME_PREFIX.match(line, begin, stop)
+        if scheme is not None:
+            begin = scheme.end()  # {PLAIN}pw: the scheme names how the rest is stored
+        if _row_secret(line[begin:stop]):
+            spans.append((begin, stop))
+    return spans
+
+
+def _credential_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The password fields of the rows under a comment naming a credential file.
+
+    ``# /etc/rsyncd.secrets``, ``# /etc/pgbouncer/userlist.txt``, ``# /etc/dovecot/users``,
+    ``# .../client/auth.txt``, ``# .../shop.auth_private``; the comment may follow other
+    words ("Keep # /etc/rsyncd.secrets ..."). The rows end at a blank line.
+    """
+    comment = _PATH_BEFORE.search(text, line_start(text, m.start(), 200), m.start())
+    if comment is None:
+        return []
+    hash_at = comment.start()
+    if hash_at > 0 and not text[hash_at - 1].isspace():
+        return []  # a URL's fragment (.../credential-chains#use-...), not a comment
+    path = comment.group("head") + text[m.start() : m.end()]
+    line_end = text.find("\n", m.end(), m.end() + 100)
+    if line_end < 0 or not _credential_file(path):
+        return []  # the comment must end within 100 characters: the rows are below it
+    spans: list[tuple[int, int]] = []
+    position = line_end + 1
     for _ in range(64):
         line_end = text.find("\n", position, position + 1024)
         end = len(text) if line_end < 0 else line_end
@@ -322,26 +610,15 @@ def _secrets_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         if not line.strip():
             break
         if not line.lstrip().startswith("#"):
-            last = list(re.finditer(r"\"[^\"\n]*\"|\S+", line))[-1]
-            begin, stop = last.span()
-            value = line[begin:stop]
-            if value.startswith('"') and value.endswith('"') and len(value) >= 2:
-                begin, stop = begin + 1, stop - 1
-            elif ":" in value:
-                begin += value.rindex(":") + 1
-            secret = line[begin:stop]
-            if any(c.isdigit() for c in secret) and (
-                literal_credential(secret) or (chosen(secret) and not is_reference(secret))
-            ):
-                spans.append((position + begin, position + stop))
+            spans += [(position + begin, position + stop) for begin, stop in _row_spans(line)]
         if line_end < 0:
             break
         position = line_end + 1
     return spans
 
 
-def _classify_secrets_file(m: re.Match[str], text: str) -> str | None:
-    return "password" if _secrets_file_spans(m, text) else None
+def _classify_credential_file(m: re.Match[str], text: str) -> str | None:
+    return "password" if _credential_file_spans(m, text) else None
 
 
 # --- Terraform state: what random_password generated ------------------------------------------
@@ -382,10 +659,10 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "password",
         STRUCTURAL,
-        _SECRETS_FILE_RE,
-        _classify_secrets_file,
+        _CREDENTIAL_FILE_RE,
+        _classify_credential_file,
         on_lowercase=True,
-        spans=_secrets_file_spans,
+        spans=_credential_file_spans,
     ),
     Rule("password", STRUCTURAL, _TF_RESULT_RE, _classify_tf_result),
     Rule(
@@ -406,6 +683,39 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         on_lowercase=True,
         spans=_blank_separated_spans,
     ),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _SET_PASSWORD_RE,
+        _classify_set_password,
+        WORD,
+        on_lowercase=True,
+        spans=_blank_separated_spans,
+    ),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _DIRECTIVE_LINE_RE,
+        _classify_directive_line,
+        on_lowercase=True,
+        spans=_blank_separated_spans,
+    ),
+    Rule(
+        "password", STRUCTURAL, _SCHEMED_PASSWORD_RE, _classify_schemed_password, on_lowercase=True
+    ),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _AUTH_SECTION_RE,
+        _classify_auth_section,
+        on_lowercase=True,
+        spans=_auth_section_spans,
+    ),
+    Rule("password", STRUCTURAL, _RESOURCE_MACRO_RE, _classify_resource_macro, on_lowercase=True),
+    Rule("password", STRUCTURAL, _TYPED_KEY_RE, _classify_typed_key, on_lowercase=True),
+    Rule("cookie", STRUCTURAL, _COOKIE_FILE_RE, _classify_cookie_file),
+    Rule("password", STRUCTURAL, _COMMUNITY_RE, _classify_community, "_-", on_lowercase=True),
+    Rule("password", STRUCTURAL, _JAAS_USER_RE, _classify_jaas_user, WORD, on_lowercase=True),
     Rule(
         "token",
         STRUCTURAL,

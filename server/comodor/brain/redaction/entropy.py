@@ -26,8 +26,6 @@ import base64
 import binascii
 import bisect
 import functools
-import itertools
-import math
 import re
 from typing import Final
 
@@ -36,6 +34,7 @@ from .keys import KEY_RULES
 from .matching import contains
 from .named_fields import CONTEXT_RULES
 from .providers import PROVIDER_RULES
+from .values import expected_entropy, ordered_fraction, wordy
 
 MIN_LENGTH: Final = 20
 MAX_LENGTH: Final = 200
@@ -50,43 +49,6 @@ _DIGEST_PREFIX: Final = re.compile(
     re.IGNORECASE,
 )
 _DATA_URI: Final = re.compile(r"data:[a-z0-9.+/-]*(?:;[a-z0-9=.-]+)*;base64,$", re.IGNORECASE)
-# Words inside identifiers: "uint8ArrayToBase64Url", "N12asn1_type_st4DOLLAR_11E".
-_WORD_RUN: Final = re.compile(
-    r"^[a-z]{2,}|[A-Z][a-z]{2,}|[a-z]{4,}|[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]{5,}"
-)
-_SEPARATORS: Final = re.compile(r"[_/-]")
-_ONE_CASE: Final = re.compile(r"[a-z0-9]+|[A-Z0-9]+|[A-Z][a-z0-9]+")
-
-
-def _expected_entropy(length: int, alphabet: int = 62) -> float:
-    """About what a random draw of *length* characters from *alphabet* scores (bits/char)."""
-    # The entropy of a finite sample falls short of log2(alphabet) by the unseen symbols.
-    return math.log2(min(alphabet, length)) - (alphabet - 1) / (2 * length * math.log(2))
-
-
-def ordered_fraction(token: str) -> float:
-    steps = sum(1 for a, b in itertools.pairwise(token) if ord(b) - ord(a) == 1)
-    return steps / max(1, len(token) - 1)
-
-
-_VOWELS: Final = frozenset("aeiouyAEIOUY")
-_CONSONANT_CLUSTER: Final = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{5,}")
-
-
-def _pronounceable(run: str) -> bool:
-    """Whether a run of letters could be a word ("Byte", "DOLLAR"), unlike "Rnrbd" or "Xcn"."""
-    return any(c in _VOWELS for c in run) and not _CONSONANT_CLUSTER.search(run)
-
-
-def wordy(token: str) -> bool:
-    """Whether the token is mostly words (identifiers, paths, slugs), not a random draw."""
-    # camelCase: a random draw has about 30% of its characters in such runs, rarely 65%.
-    in_runs = sum(len(run) for run in _WORD_RUN.findall(token) if _pronounceable(run))
-    if in_runs >= len(token) * 0.7:
-        return True
-    # snake_case, kebab-case and paths: parts of one case each, where a random draw mixes.
-    parts = [part for part in _SEPARATORS.split(token) if len(part) >= 2]
-    return len(parts) >= 3 and sum(bool(_ONE_CASE.fullmatch(p)) for p in parts) >= len(parts) * 0.75
 
 
 def _decodes_to_text(token: str) -> str | None:
@@ -175,17 +137,44 @@ def _json_with_random_value(decoded: str) -> bool:
             and any(c.isupper() for c in value)
             and any(c.isdigit() for c in value)
             and not wordy(value)
-            and shannon_entropy(value) >= _expected_entropy(len(value)) - 0.6
+            and shannon_entropy(value) >= expected_entropy(len(value)) - 0.6
         ):
             return True
     return False
 
 
+_HEX_TEXT_MOST: Final = 8192
+
+
+def _hex_text_secret(token: str) -> bool:
+    """Hex that spells text holding a secret (``7b2254797065...``: ``{"Type":...,"PrivateKey"``).
+
+    Wallets export keys so (``lotus wallet export``), tools dump config so; SHAs and digests
+    spell bytes, not text, and fail the printable check on their first few pairs.
+    """
+    if len(token) % 2 or not 40 <= len(token) <= _HEX_TEXT_MOST:
+        return False
+    try:
+        raw = bytes.fromhex(token)
+    except ValueError:
+        return False
+    if any(not (32 <= byte < 127 or byte in (9, 10, 13)) for byte in raw[:8]):
+        return False
+    printable = sum(1 for byte in raw if 32 <= byte < 127 or byte in (9, 10, 13))
+    if printable < len(raw) * 0.95:
+        return False
+    decoded = raw.decode("ascii", "replace")
+    return _json_with_random_value(decoded) or contains(decoded, _RECHECK)
+
+
 def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     token = group(m, text, "secret") or ""
     length = len(token.rstrip("="))
-    if length < MIN_LENGTH or length > MAX_LENGTH or not _NOT_HEX.search(token):
-        return None  # too short, a blob, or hexadecimal (SHAs, digests, UUIDs)
+    if not _NOT_HEX.search(token):
+        # Hexadecimal (SHAs, digests, UUIDs) is data, unless it spells a secret's text.
+        return "encoded-secret" if _hex_text_secret(token) else None
+    if length < MIN_LENGTH or length > MAX_LENGTH:
+        return None  # too short, or a blob
     if _PREFIXED_HEX.fullmatch(token) or token.startswith(_PUBLIC_PREFIXES):
         return None
     upper = sum(map(str.isupper, token))
@@ -206,7 +195,7 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
         if not any(hint in decoded for hint in _SECRET_HINTS):
             return None
         return "encoded-secret" if contains(decoded, _RECHECK) else None
-    if shannon_entropy(token) < _expected_entropy(length) - 0.6:
+    if shannon_entropy(token) < expected_entropy(length) - 0.6:
         return None
     if ordered_fraction(token) > 0.25:
         return None  # an alphabet or a counting sequence

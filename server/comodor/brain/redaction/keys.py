@@ -1,4 +1,4 @@
-r"""Key material: PEM blocks, bare base64 keys, wallet keys, seed phrases, Kubernetes secrets.
+r"""Key material: PEM blocks, bare base64 keys, wallet keys, byte arrays, seed phrases, k8s secrets.
 
 A private key is removed whole, wherever it sits: as a PEM block, as the same block with its
 line breaks escaped inside a JSON, YAML or TOML string (``"private_key": "-----BEGIN
@@ -13,6 +13,7 @@ import base64
 import binascii
 import bisect
 import functools
+import itertools
 import re
 from typing import Final
 
@@ -25,6 +26,8 @@ from .base import (
     Rule,
     anchored,
     group,
+    line_end,
+    line_start,
 )
 
 _PEM_LABEL: Final = r"[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
@@ -40,9 +43,12 @@ def _classify_private_key(m: re.Match[str], _text: str) -> str | None:
 # PKCS#8 ("MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"), SEC1 EC ("MHcCAQEEI"), PKCS#8 Ed25519
 # ("MC4CAQAwBQYDK2VwBCIEI"), PKCS#8 EC ("MIGHAgEAMBMGByqGSM49"). Public keys and certificates
 # ("MIIBIjANBg...", "MIIDdzCCAl+g...") start differently and are left alone.
+# PKCS#12 bundles (.p12, .pfx: a key and its certificate) are a SEQUENCE holding version 3:
+# "MIIKWwIBAzCC" (two length bytes), "MIMBAAACAQMwgw" (three), "MIACAQMwgA" (BER, Java).
 _DER_KEY_RE: Final = re.compile(
     r"(?P<secret>(?:MII[A-Za-z0-9+/]{2}(?:AIBAAK|[A-Za-z0-9+/]IBADAN)|MHcCAQEE|MC4CAQAw|MIGHAgEAMBMG"
-    r"|MIG2AgEAMBAG|MIIBVQIBADAN|b3BlbnNzaC1rZXktdjE)[A-Za-z0-9+/]{20,}+"
+    r"|MIG2AgEAMBAG|MIIBVQIBADAN|b3BlbnNzaC1rZXktdjE"
+    r"|MI[IJKL][A-Za-z0-9+/]{2}[AQgw]IBAzCC|MIM[A-Za-z0-9+/]{4}CAQMwgw|MIACAQMwgA)[A-Za-z0-9+/]{20,}+"
     r"(?:(?:\\n|\r?\n)[A-Za-z0-9+/]{40,}+)*+=*)"
 )
 # The base64 of "-----BEGIN" (a PEM block encoded again: Kubernetes secrets, CI variables).
@@ -78,7 +84,14 @@ _WALLET_NAME: Final = re.compile(r"priv|secret|wallet|signer|deployer|mnemonic|s
 _NOT_WALLET_KEY: Final = re.compile(r"hash|tx|block|root|topic|slot|salt|nonce|public|pubkey")
 
 
+# Hardhat and Truffle configs list the deployer's private keys: accounts: ["0x...", "0x..."]
+# (an account's address is 40 hex digits; 64 under "accounts: [" are its keys).
+_ACCOUNT_LIST: Final = re.compile(r"accounts[\"']?[ \t]*[:=][ \t]*\[[^\]]*$")
+
+
 def _classify_hex_key(m: re.Match[str], text: str) -> str | None:
+    if _ACCOUNT_LIST.search(text[max(0, m.start() - 600) : m.start()].lower()):
+        return "wallet-key"
     line_start = text.rfind("\n", max(0, m.start() - 64), m.start()) + 1
     before = text[max(line_start, m.start() - 64) : m.start()].lower()
     name = before.rstrip(" \t:=\"'`,({[")
@@ -149,6 +162,33 @@ def _classify_seed_phrase(m: re.Match[str], text: str) -> str | None:
     if sum(word in _PROSE_WORDS for word in words) >= 2:
         return None
     return "seed-phrase"
+
+
+# --- keys written as byte arrays -------------------------------------------------------------
+
+# A 32- or 64-byte key as a JSON array of numbers: Solana's id.json keypair, a NEAR or Sui
+# key exported from a wallet, Uint8Array.from([...]) in a script.
+_BYTE_ARRAY_RE: Final = re.compile(
+    r"\[[ \t]*(?P<secret>(?:[0-9]{1,3}[ \t]*,[ \t]*){31}[0-9]{1,3}"
+    r"(?:(?:[ \t]*,[ \t]*[0-9]{1,3}){32})?)[ \t]*\]"
+)
+_KEY_ARRAY_NAME: Final = re.compile(r"secret|priv|seed|keypair|wallet|signer|(?<!pub)key")
+
+
+def _classify_byte_array(m: re.Match[str], text: str) -> str | None:
+    """Random bytes, on a line of their own (a key file's content) or named for a key."""
+    numbers = [int(n) for n in (group(m, text, "secret") or "").split(",")]
+    rising = sum(b > a for a, b in itertools.pairwise(numbers))
+    if max(numbers) > 255 or len(set(numbers)) < len(numbers) * 5 // 8:
+        return None  # not bytes, or not random (a table, a run of zeros)
+    if not len(numbers) // 4 < rising < len(numbers) * 3 // 4:
+        return None  # sorted or nearly so: a range, an index, not a draw
+    before = text[line_start(text, m.start(), 120) : m.start()]
+    after = text[m.end() : line_end(text, m.end(), 120)]
+    if not before.strip() and not after.strip():
+        return "private-key"
+    name = before.lower()
+    return "private-key" if _KEY_ARRAY_NAME.search(name) and "public" not in name else None
 
 
 # --- Kubernetes secrets -------------------------------------------------------------------------
@@ -237,6 +277,7 @@ KEY_RULES: Final[tuple[Rule, ...]] = (
         most=1,
     ),
     Rule("wallet-key", CONTEXTUAL, _HEX_KEY_RE, _classify_hex_key, WORD, on_lowercase=True),
+    Rule("private-key", CONTEXTUAL, _BYTE_ARRAY_RE, _classify_byte_array, scan_whole=True),
     Rule("seed-phrase", CONTEXTUAL, _SEED_PHRASE_RE, _classify_seed_phrase, on_lowercase=True),
     Rule(
         "kubernetes-secret",

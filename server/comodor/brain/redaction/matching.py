@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Final
 
 import attrs
 
-from .base import MARKER_RE, Rule
+from .base import MARKER_RE, Rule, blocked, indexable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -84,6 +84,7 @@ class _Finder:
         self._anchors: dict[tuple[str, bool], list[int] | None] = {}
         self._runs: dict[tuple[str, int], list[tuple[int, int]]] = {}
         self._bytes: bytes | None = None
+        self._marked: dict[str, bytes] = {}
         self._indexed = len(text) >= _INDEX_FROM
         self._found: dict[str, list[int]] = {}
         self._skipped: set[int] = set()
@@ -94,8 +95,16 @@ class _Finder:
         if rule.run_chars:
             yield from self._in_runs(rule, subject)
             return
-        if not rule.needles:
+        if not rule.needles or rule.scan_whole:
             yield from rule.pattern.finditer(subject)
+            return
+        # Most rules' prefixes are nowhere in the text: say so with one set operation.
+        if (
+            rule.index_keys
+            and self._indexed
+            and not self._skipped
+            and self._found.keys().isdisjoint(rule.index_keys)
+        ):
             return
         positions: list[int] = []
         for needle in rule.needles:
@@ -125,7 +134,7 @@ class _Finder:
             return self._anchors[key]
         subject = self._lowered if lowercase else self._text
         positions: list[int] | None
-        if self._indexed and _indexable(needle) and min(len(needle), 4) not in self._skipped:
+        if self._indexed and indexable(needle) and min(len(needle), 4) not in self._skipped:
             known = self._found.get(needle.lower(), [])
             positions = known if lowercase else [p for p in known if subject.startswith(needle, p)]
             if len(positions) > _MOST_ANCHORS:
@@ -156,10 +165,13 @@ class _Finder:
         key = (chars, least)
         if key in self._runs:
             return self._runs[key]
-        if self._bytes is None:
-            # One byte per character (non-ASCII ones become "?"), so positions carry over.
-            self._bytes = self._text.encode("ascii", "replace")
-        marked = self._bytes.translate(_run_table(chars))
+        marked = self._marked.get(chars)
+        if marked is None:
+            if self._bytes is None:
+                # One byte per character (non-ASCII ones become "?"), so positions carry over.
+                self._bytes = self._text.encode("ascii", "replace")
+            # Translated once per character set: rules sharing one share the pass.
+            marked = self._marked[chars] = self._bytes.translate(_run_table(chars))
         runs: list[tuple[int, int]] = []
         probe = b"a" * least
         start = marked.find(probe)
@@ -187,10 +199,6 @@ _M4: Final = (0x2F1B, 0x0C85, 0x0095)
 # Above this many candidate places (or one in 16 characters), a piece length is searched
 # for the old way.
 _MOST_HITS: Final = 20_000
-
-
-def _indexable(needle: str) -> bool:
-    return len(needle) >= 2 and needle.isascii()
 
 
 class _Prefixes:
@@ -287,7 +295,9 @@ def _prefix_table(rules: Sequence[Rule]) -> _Prefixes:
     cached = _TABLES.get(id(rules))
     if cached is not None and cached[0] is rules:
         return cached[1]
-    table = _Prefixes({n.lower() for rule in rules for n in rule.needles if _indexable(n)})
+    table = _Prefixes(
+        {n.lower() for rule in rules if not rule.scan_whole for n in rule.needles if indexable(n)}
+    )
     if len(_TABLES) > 16:
         _TABLES.clear()
     _TABLES[id(rules)] = (rules, table)
@@ -322,7 +332,7 @@ def candidates(text: str, rules: Sequence[Rule]) -> list[_Candidate]:
             rule.pattern.finditer(subject) if finder is None else finder.matches(rule, subject)
         )
         for m in found_by_rule:
-            if rule.not_after and m.start() > 0 and subject[m.start() - 1] in rule.not_after:
+            if rule.not_after and blocked(subject, m.start(), rule.not_after):
                 continue
             if rule.skip_covered and covered is not None and covered.covers(*m.span()):
                 continue

@@ -23,6 +23,7 @@ from typing import Final
 
 from .base import (
     ASSIGNMENT,
+    MARKER_PREFIX,
     STRUCTURAL,
     TOKEN_CHARS,
     WORD,
@@ -31,22 +32,26 @@ from .base import (
     has_entropy,
     shannon_entropy,
 )
+from .command_lines import literal_credential
 from .values import (
     IDENTIFIER,
     chosen,
     is_reference,
+    looks_random,
     never,
     plausible_bare,
     plausible_quoted,
+    wordy,
 )
 
 _ASSIGNMENT_OPERATOR: Final = (
     r"(?P<op>[ \t]*"
     r"(?::[ \t]*[a-z_][a-z0-9_.\[\], |]{0,60}?[ \t]*=(?![=>~])"  # password: str = "..."
-    r"|:=|=>|\?=|=(?![=~])|:(?![:=]))"
+    r"|:=|=>|\?=|=(?![=~])|:(?![:=])|<<?-(?!-))"  # R: password <- "..."
     r"[ \t]*)"
 )
-_STRING_PREFIX: Final = r"(?:[rbuf]{1,2})?"
+# Python's r/b/u/f, SQL's N'national' and E'escaped', C#'s @"verbatim" and $"interpolated".
+_STRING_PREFIX: Final = r"(?:[rbufne]{1,2}|[@$]{1,2})?"
 _VALUE: Final = (
     rf"{_STRING_PREFIX}\"(?P<dq>(?:[^\"\\\n]++|\\.)*+)\""
     rf"|{_STRING_PREFIX}'(?P<sq>(?:[^'\\\n]++|\\.)*+)'"
@@ -136,6 +141,12 @@ def _assignment_kind(m: re.Match[str], text: str) -> tuple[str, bool] | None:
         return None
     if keyword == "secret" and compact.endswith("clientsecret"):
         return "client-secret", True
+    if keyword.replace(" ", "") == "secretid":
+        # Secret ID = <uuid> (Consul, Nomad, Vault AppRole): the half of a pair that is the
+        # token. Weak, as SecretId='prod/db' names a secret in AWS and GCP code.
+        return "secret", False
+    if keyword == "macaroon":
+        return "macaroon", True  # a bearer credential with caveats (LND, snapd, Juju)
     if keyword in {"session", "sessionid", "cookie"}:
         return keyword.removesuffix("id"), False
     if keyword.startswith("credential"):
@@ -229,21 +240,16 @@ def _is_config_line(m: re.Match[str], text: str) -> bool:
     return not rest or rest.startswith("#")
 
 
-def _looks_random(value: str) -> bool:
-    """Enough for a weakly named value (``CACHE_KEY``, ``session``) to count as a secret."""
-    value = value.strip("\"'")
-    if len(value) < 16 or value.isdigit() or shannon_entropy(value) < 3.5:
-        return False
-    # Random in one case (base32 seeds, upper-case keys) counts as much as mixed case.
-    return has_entropy(value, need_upper=False) or has_entropy(value.swapcase(), need_upper=False)
-
-
 def _machine_made(value: str) -> bool:
     """A long run of letters and digits (hex included): a key beside a user name is one."""
     value = value.strip("\"'")
     return len(value) >= 24 and value.isalnum() and has_entropy(value, need_upper=False)
 
 
+# A secret ID or session ID drawn as a UUID: hex, so its entropy can fall short of a token's.
+_UUID_VALUE: Final = re.compile(
+    r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", re.IGNORECASE
+)
 _VERSION_LIKE: Final = re.compile(r"[0-9][0-9.:/-]*")
 
 
@@ -278,7 +284,52 @@ def _plausible_value(
         following = text[m.end() : m.end() + 8].partition("\n")[0].lstrip()[:1]
         if following and following in ",)|=]}":
             return False
+    if kind == "password" and _dotted_password(bare) and (config_line or _in_option_list(m, text)):
+        return True
     return plausible_bare(bare, env_line=env_line, config_line=config_line)
+
+
+def _dotted_password(value: str) -> bool:
+    """``Orbit12er.jp``, ``Orbit97.EUd.Y``: a chosen password that reads like an attribute path.
+
+    Only asked where no code stands (a YAML line, an option list): there a first part mixing
+    letters and digits is a password, not a module (modules are words: ``settings.DB_PW``).
+    """
+    head = value.split(".", 1)[0]
+    return (
+        "." in value
+        and chosen(value)
+        and any(c.isdigit() for c in head)
+        and any(c.isalpha() for c in head)
+    )
+
+
+def _in_option_list(m: re.Match[str], text: str) -> bool:
+    """``[password=X]``, ``[a=b,password=X]``: a bracketed option list, not code.
+
+    (Kafka's SCRAM config, mount options: ``name=value`` with no blank around ``=`` inside
+    brackets is no Python or JavaScript.)
+    """
+    name_start = _name_start(m, text, extra="-.")
+    before = text[name_start - 1 : name_start] if name_start else ""
+    after = text[m.end() : m.end() + 1]
+    operator = m.group("op") if "op" in m.re.groupindex else ""
+    return operator == "=" and before in {"[", ","} and after in {"]", ","}
+
+
+_NAMESPACE: Final = re.compile(r"[ \t]*(?:-[ \t]+)?[A-Za-z0-9_.-]+(?:::?[A-Za-z0-9_.-]+)*::?")
+
+
+def _namespaced(text: str, name_start: int) -> bool:
+    """A config key scoped by a namespace at the start of its line, not a path or ARN segment.
+
+    ``app:dbPassword:`` (Pulumi), ``profile::db::root_password:`` (Hiera) are keys;
+    ``arn:aws:...:secret:`` and ``https://x-access-token:`` are not.
+    """
+    before = _line_before(text, name_start, 96)
+    if before is None or not _NAMESPACE.fullmatch(before):
+        return False
+    return not before.lstrip(" \t-").lower().startswith(("arn:", "urn:"))
 
 
 def _classify_assignment(m: re.Match[str], text: str) -> str | None:
@@ -290,17 +341,21 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
         and not (
             text[name_start - 1] == ":" and text[max(0, name_start - 2) : name_start - 1] in "\n"
         )
+        and not _namespaced(text, name_start)
     ):
         # A path segment: https://x-access-token:...@host (the URL rules own that one),
         # arn:aws:secretsmanager:...:secret:name, AWS::IAM::AccessKey. (But .npmrc's
         # //registry.example.com/:_password=... is a name scoped to a registry, and a YAML
-        # line starting with ":rubygems_api_key:" is a Ruby symbol key.)
+        # line starting with ":rubygems_api_key:" is a Ruby symbol key, and a key that starts
+        # its line after a namespace is one: Pulumi's "app:dbPassword", Hiera's "a::b::pw".)
         return None
     found = _assignment_kind(m, text)
     if found is None:
         return None
     kind, strong = found
     bare = group(m, text, "bare")
+    if bare is not None and _is_scheme(m, text):
+        return None  # "FlyV1" of "FlyV1 fm2_...": the scheme rule takes the token
     if m.group("kw") == "pwd" and bare is not None and bare.startswith(("/", "~")):
         return None  # $PWD / OLDPWD in an environment dump is the working directory.
 
@@ -315,11 +370,68 @@ def _classify_assignment(m: re.Match[str], text: str) -> str | None:
     if m.group("kw") == "pass" and " " in text[m.start("secret") : m.end("secret")].strip():
         return None  # 'pass': 'The "pass" statement' -- prose about the keyword
     value = text[m.start("secret") : m.end("secret")]
-    if not strong and not (_looks_random(value) or (kind == "key" and _machine_made(value))):
+    if not strong and not (
+        looks_random(value)
+        or (kind == "key" and _machine_made(value))
+        or (kind in {"secret", "session"} and _UUID_VALUE.fullmatch(value.strip("\"'")))
+    ):
         return None
     if m.group("kw") == "pat" and any(c in value for c in "[](){}*+?^$|\\"):
         return None  # longopt_pat = r'[a-zA-Z](?:[a-zA-Z0-9-]*)': a pattern, not a PAT
     return kind
+
+
+# access_token: FlyV1 fm2_..., "auth": "Token 7a28...": a scheme word, a blank, the token.
+_SCHEMED_RE: Final = re.compile(
+    rf"(?P<kw>token|auth|authorization|_key|-key|apikey|secret|credentials?|password)(?:[\"']\]?)?"
+    rf"{_ASSIGNMENT_OPERATOR}[\"']?(?P<scheme>[a-z][a-z0-9_-]{{1,24}})[ \t]+"
+    r"(?P<secret>[a-z0-9._~+/=-]{16,4096})(?![a-z0-9._~+/=-])"
+)
+
+
+_SCHEME_WORD: Final = re.compile(r"[A-Za-z][A-Za-z0-9_-]{1,24}")
+
+
+# Words that start an expression, not a scheme: token = await options.credential.getToken
+_CODE_SCHEMES: Final = frozenset(
+    {"new", "await", "return", "typeof", "yield", "async", "const", "let", "var", "void"}
+    | {"function", "throw", "delete", "in", "of", "instanceof", "not", "and", "or", "lambda"}
+)
+
+
+def _schemed_token(m: re.Match[str], text: str) -> bool:
+    token = group(m, text, "secret") or ""
+    if m.group("scheme") in _CODE_SCHEMES or ("." in token and IDENTIFIER.fullmatch(token)):
+        return False  # new util_1.CancellationToken(): code, and a dotted name
+    return (
+        has_entropy(token, need_upper=False)
+        and shannon_entropy(token) >= 3.5
+        and not is_reference(token)
+        and not wordy(token)
+    )
+
+
+def _is_scheme(m: re.Match[str], text: str) -> bool:
+    """Whether an assignment's bare value is the scheme before a token (or its marker)."""
+    end = m.end("bare")
+    following = text[end : end + 4200].partition("\n")[0]
+    if not following[:1].isspace():
+        return False
+    if following.lstrip(" \t").startswith(MARKER_PREFIX):
+        return bool(_SCHEME_WORD.fullmatch(m.group("bare")))
+    start = m.start("kw")
+    schemed = _SCHEMED_RE.match(text[start : end + len(following)].lower())
+    return (
+        schemed is not None
+        and schemed.start("scheme") == m.start("bare") - start
+        and _schemed_token(schemed, text[start:])
+    )
+
+
+def _classify_schemed(m: re.Match[str], text: str) -> str | None:
+    """A value that is a scheme and a token, like a header's: the token is the secret."""
+    found = _assignment_kind(m, text)
+    return found[0] if found is not None and _schemed_token(m, text) else None
 
 
 def _assignment(keyword: str) -> Rule:
@@ -354,7 +466,7 @@ def _named_pair() -> Rule:
 
 def _classify_named_pair(m: re.Match[str], text: str) -> str | None:
     value = group(m, text, "dq") or group(m, text, "sq") or ""
-    if not (_looks_random(value) or chosen(value)):
+    if not (looks_random(value) or chosen(value)):
         return None  # __all__ = ["getpass", "getuser"]: a list of names, not a pair
     kind = _classify_assignment(m, text)
     if kind is not None:
@@ -370,7 +482,7 @@ def _classify_named_call(m: re.Match[str], text: str) -> str | None:
     if kind is None:
         return None
     value = group(m, text, "dq") or group(m, text, "sq") or ""
-    return kind if _looks_random(value) or chosen(value) else None
+    return kind if looks_random(value) or chosen(value) else None
 
 
 def _named_call() -> Rule:
@@ -490,6 +602,10 @@ def _header_end(m: re.Match[str], text: str, start: int) -> int:
         closing = text.find(quote, start, end)
         if closing >= 0:
             end = closing
+    # In a logged bytes repr the header ends at an escaped line break (b'...\r\nAccept: ...').
+    escaped = text.find("\\r\\n", start, end)
+    if escaped >= 0:
+        end = escaped
     while end > start and text[end - 1] in " \t\r,;":
         end -= 1
     return end
@@ -540,6 +656,20 @@ def _classify_url_token_user(m: re.Match[str], text: str) -> str | None:
     return "url-credentials"
 
 
+# A user:password pair as a setting's value: curlrc's user = "u:X", proxy-user, userpwd.
+_USER_PAIR_RE: Final = re.compile(
+    r"(?P<kw>user|userpwd|userpass|proxy[-_]user|basic[-_]?auth)[\"']?"
+    r"(?:[ \t]*[:=][ \t]*|[ \t]+)[\"']?[^\s:\"'@/=]{1,64}:(?P<secret>[^\s\"'@]{1,256})"
+)
+
+
+def _classify_user_pair(m: re.Match[str], text: str) -> str | None:
+    value = group(m, text, "secret") or ""
+    if is_reference(value) or "\\" in value:
+        return None  # a variable, or an escape in a test of URI parsing ('us\xA0er:pa\uD7FF')
+    return "basic-auth" if literal_credential(value) or chosen(value) else None
+
+
 def _classify_curl_user(m: re.Match[str], text: str) -> str | None:
     if m.start() > 0 and not text[m.start() - 1].isspace():
         return None
@@ -548,7 +678,7 @@ def _classify_curl_user(m: re.Match[str], text: str) -> str | None:
 
 def _classify_query_secret(m: re.Match[str], text: str) -> str | None:
     value = urllib.parse.unquote(group(m, text, "secret") or "")
-    if is_reference(value) or not _looks_random(value):
+    if is_reference(value) or not looks_random(value):
         return None
     return "url-signature" if "sig" in m.group("kw") else "token"
 
@@ -599,6 +729,7 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     Rule("url-credentials", STRUCTURAL, _URL_CREDENTIALS_RE, _classify_url_credentials),
     Rule("url-credentials", STRUCTURAL, _URL_TOKEN_USER_RE, _classify_url_token_user),
     Rule("basic-auth", STRUCTURAL, _CURL_USER_RE, _classify_curl_user),
+    Rule("basic-auth", STRUCTURAL, _USER_PAIR_RE, _classify_user_pair, WORD, on_lowercase=True),
     Rule("token", STRUCTURAL, _QUERY_SECRET_RE, _classify_query_secret, on_lowercase=True),
     _assignment(r"pass(?:[_-]?(?:word|phrase)|wd)?"),
     _assignment("pwd"),
@@ -608,6 +739,8 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     _assignment("auth"),
     _assignment("credentials?"),
     _assignment("cookie"),
+    _assignment(r"secret[ _-]?id"),
+    _assignment("macaroon"),
     _assignment(r"session(?:[_-]?id)?"),
     _assignment("mnemonic"),
     _assignment("pat"),
@@ -618,6 +751,7 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     _assignment(
         r"(?:key|secret|token|password|passwd)[_-](?:base|value|data|b64|base64|hex|raw|plain)"
     ),
+    Rule("token", ASSIGNMENT, _SCHEMED_RE, _classify_schemed, on_lowercase=True),
     _named_pair(),
     _named_call(),
     Rule(

@@ -30,14 +30,30 @@ from __future__ import annotations
 
 import base64
 import binascii
-import math
 import re
 import urllib.parse
 from typing import Final
 
-from .base import ALNUM, ASSIGNMENT, MARKER_PREFIX, STRUCTURAL, WORD, Rule, group, shannon_entropy
-from .entropy import ordered_fraction, wordy
-from .values import is_reference, is_template
+from .base import (
+    ALNUM,
+    ASSIGNMENT,
+    MARKER_PREFIX,
+    STRUCTURAL,
+    WORD,
+    Rule,
+    group,
+    line_start,
+    shannon_entropy,
+)
+from .values import (
+    expected_entropy,
+    is_reference,
+    is_template,
+    looks_random,
+    ordered_fraction,
+    secret_name,
+    wordy,
+)
 
 # --- credential files ---------------------------------------------------------------------------
 
@@ -100,9 +116,10 @@ def _classify_directive(m: re.Match[str], text: str) -> str | None:
 
 # XML config: Maven settings.xml <password>, .NET <add key="DbPassword" value="..."/>.
 _XML_ELEMENT_RE: Final = re.compile(
-    r"(?P<kw>password|passwd|passphrase|secret|token|apikey|api_key|api-key|privatekey"
-    r"|private_key|credentials?)>(?P<secret>[^<>\n]{1,256})</"
+    r"(?P<kw>password|passwd|passphrase|pass|pwd|secret|token|apikey|api_key|api-key|privatekey"
+    r"|private_key|credentials?)(?:[ \t][^<>\n]{0,160})?>(?P<secret>[^<>\n]{1,256})</"
 )
+_NOT_PASS_TAGS: Final = ("bypass", "compass", "surpass", "overpass", "underpass")
 _XML_TAG_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.:-")
 
 
@@ -125,13 +142,64 @@ _XML_ADD_RE: Final = re.compile(
 
 def _classify_xml(m: re.Match[str], text: str) -> str | None:
     if "kw" in m.re.groupindex:
+        # <Pass encoding="base64">...</Pass> (FileZilla): attributes may stand after the name.
         tag = _xml_tag(m, text)
         if tag is None or text[m.end() : m.end() + len(tag) + 1].lower() != tag + ">":
+            return None
+        if tag.endswith(_NOT_PASS_TAGS):
             return None
     value = (group(m, text, "secret") or "").strip()
     if not value or is_reference(value) or is_template(value) or MARKER_PREFIX in value:
         return None
     return "password"
+
+
+# Any element whose name says secret, found by its closing tag: <SmtpPassword>,
+# <ClientSecret>, <keyMaterial> (a Wi-Fi profile), <AccessToken>, <sessionKey> (weak: a
+# random value only). The value must be the element's only content on its line.
+_XML_CLOSE_RE: Final = re.compile(r"</(?P<tag>[A-Za-z_][A-Za-z0-9_.:-]{0,60})>")
+# Jenkins stores secrets encrypted as {<base64>}: still the secret, with its key beside it.
+_BRACED_BASE64: Final = re.compile(r"\{[A-Za-z0-9+/]{20,}={0,2}\}")
+
+
+def _xml_value_span(m: re.Match[str], text: str) -> tuple[int, int] | None:
+    tag = m.group("tag")
+    begin = line_start(text, m.start())
+    gt = text.rfind(">", begin, m.start())
+    if gt < 0:
+        return None
+    lt = text.rfind("<", begin, gt)
+    opening = text[lt + 1 : gt] if lt >= 0 else ""
+    name = opening.split(None, 1)[0] if opening.strip() else ""
+    if name.lower() != tag.lower():
+        return None
+    return gt + 1, m.start()
+
+
+def _classify_xml_close(m: re.Match[str], text: str) -> str | None:
+    found = secret_name(m.group("tag").rsplit(":", 1)[-1])
+    span = _xml_value_span(m, text) if found is not None else None
+    if found is None or span is None:
+        return None
+    kind, strong = found
+    value = text[span[0] : span[1]].strip()
+    if not value or MARKER_PREFIX in value or "<" in value:
+        return None
+    if _BRACED_BASE64.fullmatch(value):
+        return kind
+    if is_reference(value) or is_template(value):
+        return None
+    return kind if strong or looks_random(value) else None
+
+
+def _xml_close_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    span = _xml_value_span(m, text)
+    if span is None:
+        return []
+    start, end = span
+    while start < end and text[start].isspace():
+        start += 1
+    return [(start, end)]
 
 
 # Oracle connect identifiers: sqlplus scott/tiger@//host:1521/service, CONNECT u/p@tns.
@@ -144,6 +212,45 @@ _ORACLE_RE: Final = re.compile(
 def _classify_oracle(m: re.Match[str], text: str) -> str | None:
     value = group(m, text, "secret") or ""
     return None if is_reference(value) else "password"
+
+
+# Data source names without a scheme: Go's user:password@tcp(host:3306)/db, and
+# user:password@host:port/db in a DSN value. (With "://" the URL rules own them.)
+# Found by the "@" and the address after it (a ":" is on every other line of code); the
+# host must be followed by a port or a path (an email address is followed by neither).
+_DSN_RE: Final = re.compile(r"@(?:(?:tcp[46]?|unix|udp)\(|[A-Za-z0-9.-]{1,253}(?::[0-9]{1,5}|/))")
+_DSN_USER: Final = frozenset(ALNUM + "_.%+-")
+_DSN_PASSWORD_STOPS: Final = frozenset(" \t\r\n:@/\"'`?=")
+
+
+def _dsn_password(m: re.Match[str], text: str) -> tuple[int, int] | None:
+    """The password of ``user:password@`` before the match, read backwards."""
+    end = m.start()
+    limit = max(0, end - 129)
+    start = end
+    while start > limit and text[start - 1] not in _DSN_PASSWORD_STOPS:
+        start -= 1
+    if start in (end, 0) or text[start - 1] != ":":
+        return None
+    colon = start - 1
+    begin = colon
+    while begin > max(0, colon - 65) and text[begin - 1] in _DSN_USER:
+        begin -= 1
+    if begin == colon or (begin > 0 and text[begin - 1] not in " \t\n\"'=(,`"):
+        return None  # no user, or part of a longer word (a URL's path, an email, a time)
+    value = text[start:end]
+    if is_reference(value) or not (password_shaped(value) or token_shaped(value)):
+        return None
+    return start, end
+
+
+def _classify_dsn(m: re.Match[str], text: str) -> str | None:
+    return "password" if _dsn_password(m, text) is not None else None
+
+
+def _dsn_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    span = _dsn_password(m, text)
+    return [] if span is None else [span]
 
 
 # --- call arguments -------------------------------------------------------------------------------
@@ -305,12 +412,7 @@ def token_shaped(value: str) -> bool:
     if ordered_fraction(core) > 0.25:
         return False  # an alphabet: "0123456789abcdefABCDEF"
     alphabet = 16 if _HEX_ONLY.fullmatch(core) else 36 if core.isupper() or core.islower() else 62
-    return shannon_entropy(core) >= _expected_entropy(len(core), alphabet) - 0.7
-
-
-def _expected_entropy(length: int, alphabet: int) -> float:
-    """About what a random draw of *length* characters from *alphabet* scores (bits/char)."""
-    return math.log2(min(alphabet, length)) - (alphabet - 1) / (2 * length * math.log(2))
+    return shannon_entropy(core) >= expected_entropy(len(core), alphabet) - 0.7
 
 
 _DECODED_QUERY: Final = re.compile(r"[\[\]{}&,;\s\"'<>]|=.")
@@ -343,10 +445,12 @@ def _classify_token_arg(m: re.Match[str], text: str) -> str | None:
 
 
 # A call or constructor named for credentials: new NetworkCredential("svc", "..."),
-# keyring.set_password("smtp", "me", "..."), new PDO($dsn, "root", "..."): a literal shaped
-# like a chosen password, after the first argument, is one.
+# keyring.set_password("smtp", "me", "..."), new PDO($dsn, "root", "..."), and one member
+# down: Credentials.basic("u", "..."), PDO->__construct('mysql:...', 'u', '...') in a stack
+# trace. A literal shaped like a chosen password, after the first argument, is one.
 _CREDENTIAL_CALL_RE: Final = re.compile(
-    r"(?P<call>credential|password|passwd|login|logon|auth|pdo)[a-z0-9_]{0,40}[ \t]*\("
+    r"(?P<call>credential|password|passwd|login|logon|auth|pdo)[a-z0-9_]{0,40}"
+    r"(?:(?:\.|->|::)[a-z_][a-z0-9_]{0,40})?[ \t]*\("
 )
 
 
@@ -357,8 +461,20 @@ def _credential_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     return [
         (start, end)
         for start, end, is_string in args[1:]
-        if is_string and password_shaped(text[start:end])
+        if is_string and (password_shaped(text[start:end]) or _random_letters(text[start:end]))
     ]
+
+
+def _random_letters(value: str) -> bool:
+    """``zHJLWylBPqpg``: letters of both cases drawn at random, no digit; not a CamelCase name."""
+    return (
+        len(value) >= 10
+        and value.isalpha()
+        and not value.islower()
+        and not value.isupper()
+        and not wordy(value)
+        and shannon_entropy(value) >= expected_entropy(len(value), 52) - 0.7
+    )
 
 
 def _classify_credential_call(m: re.Match[str], text: str) -> str | None:
@@ -422,7 +538,7 @@ def _classify_cli_login(m: re.Match[str], text: str) -> str | None:
         return "token"
     # Base62 drawn at random may hold no digit at all; a login's argument still is a token.
     mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
-    random_enough = shannon_entropy(value) >= _expected_entropy(len(value), 62) - 0.7
+    random_enough = shannon_entropy(value) >= expected_entropy(len(value), 62) - 0.7
     return "token" if mixed and random_enough and not wordy(value) else None
 
 
@@ -477,7 +593,9 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _PGPASS_RE, _classify_pgpass),
     Rule("password", STRUCTURAL, _XML_ELEMENT_RE, _classify_xml, on_lowercase=True),
     Rule("password", STRUCTURAL, _XML_ADD_RE, _classify_xml, on_lowercase=True),
+    Rule("password", STRUCTURAL, _XML_CLOSE_RE, _classify_xml_close, spans=_xml_close_spans),
     Rule("password", STRUCTURAL, _ORACLE_RE, _classify_oracle, WORD, on_lowercase=True),
+    Rule("password", STRUCTURAL, _DSN_RE, _classify_dsn, spans=_dsn_spans),
     Rule("password", STRUCTURAL, _DIRECTIVE_RE, _classify_directive, WORD, on_lowercase=True),
     Rule(
         "password",
@@ -517,7 +635,9 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         _classify_bech32,
         on_lowercase=True,
         spans=_bech32_spans,
-        run_chars=ALNUM + "_-",
+        # Discord tokens' characters (a dot more): the two rules share one pass over the text,
+        # and a bech32 key found inside a longer run is found all the same.
+        run_chars=ALNUM + "_-.",
         min_run=40,
     ),
 )

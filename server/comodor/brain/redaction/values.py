@@ -7,11 +7,13 @@ placeholders are left alone, and only literals are replaced.
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
 from collections.abc import Callable
 from typing import Final
 
-from .base import MARKER_PREFIX
+from .base import MARKER_PREFIX, has_entropy, shannon_entropy
 
 WORDISH: Final = re.compile(r"[A-Za-z_-]+(?:\.[A-Za-z_-]+)*")
 # Counts and sizes (max_tokens: 4096) and floats (timestamps) are not secrets.
@@ -179,3 +181,125 @@ def plausible_bare(
             and len(set(value)) > 2
         )
     return len(value) >= 4
+
+
+# --- words and random draws ---------------------------------------------------------------
+
+# Words inside identifiers: "uint8ArrayToBase64Url", "N12asn1_type_st4DOLLAR_11E".
+_WORD_RUN: Final = re.compile(
+    r"^[a-z]{2,}|[A-Z][a-z]{2,}|[a-z]{4,}|[A-Z]{2,}(?=[A-Z][a-z])|[A-Z]{5,}"
+)
+_SEPARATORS: Final = re.compile(r"[_/-]")
+_ONE_CASE: Final = re.compile(r"[a-z0-9]+|[A-Z0-9]+|[A-Z][a-z0-9]+")
+
+
+def expected_entropy(length: int, alphabet: int = 62) -> float:
+    """About what a random draw of *length* characters from *alphabet* scores (bits/char)."""
+    # The entropy of a finite sample falls short of log2(alphabet) by the unseen symbols.
+    return math.log2(min(alphabet, length)) - (alphabet - 1) / (2 * length * math.log(2))
+
+
+def ordered_fraction(token: str) -> float:
+    """The share of steps to the next character up (``abc``, ``0123``): alphabets, counts."""
+    steps = sum(1 for a, b in itertools.pairwise(token) if ord(b) - ord(a) == 1)
+    return steps / max(1, len(token) - 1)
+
+
+_VOWELS: Final = frozenset("aeiouyAEIOUY")
+_CONSONANT_CLUSTER: Final = re.compile(r"[b-df-hj-np-tv-xzB-DF-HJ-NP-TV-XZ]{5,}")
+
+
+def _pronounceable(run: str) -> bool:
+    """Whether a run of letters could be a word ("Byte", "DOLLAR"), unlike "Rnrbd" or "Xcn"."""
+    return any(c in _VOWELS for c in run) and not _CONSONANT_CLUSTER.search(run)
+
+
+def wordy(token: str) -> bool:
+    """Whether the token is mostly words (identifiers, paths, slugs), not a random draw."""
+    # camelCase: a random draw has about 30% of its characters in such runs, rarely 65%.
+    in_runs = sum(len(run) for run in _WORD_RUN.findall(token) if _pronounceable(run))
+    if in_runs >= len(token) * 0.7:
+        return True
+    # snake_case, kebab-case and paths: parts of one case each, where a random draw mixes.
+    parts = [part for part in _SEPARATORS.split(token) if len(part) >= 2]
+    return len(parts) >= 3 and sum(bool(_ONE_CASE.fullmatch(p)) for p in parts) >= len(parts) * 0.75
+
+
+def looks_random(value: str) -> bool:
+    """Enough for a weakly named value (``CACHE_KEY``, ``session``) to count as a secret."""
+    value = value.strip("\"'")
+    if len(value) < 16 or value.isdigit() or shannon_entropy(value) < 3.5:
+        return False
+    # Random in one case (base32 seeds, upper-case keys) counts as much as mixed case.
+    if has_entropy(value, need_upper=False) or has_entropy(value.swapcase(), need_upper=False):
+        return True
+    # Base62 drawn at random may hold no digit at all (ser.jVfpRxrtBIVcHIicqkmujd): both cases,
+    # as random as a draw, and not words run together (an identifier).
+    core = value.rsplit(".", 1)[-1]
+    return (
+        len(core) >= 20
+        and core.isalpha()
+        and not core.islower()
+        and not core.isupper()
+        and not wordy(core)
+        and shannon_entropy(core) >= expected_entropy(len(core), 52) - 0.7
+    )
+
+
+# --- what a name says ---------------------------------------------------------------------------
+
+_STRONG_ENDINGS: Final = (
+    "password",
+    "passwd",
+    "passphrase",
+    "pwd",
+    "secret",
+    "secretkey",
+    "token",
+    "apikey",
+    "privatekey",
+    "accesskey",
+    "credential",
+    "credentials",
+    "authorization",
+    "macaroon",
+    "psk",
+    "keymaterial",
+)
+_KINDS: Final = {
+    "passwd": "password",
+    "passphrase": "password",
+    "pwd": "password",
+    "psk": "password",
+    "secretkey": "secret-key",
+    "apikey": "api-key",
+    "privatekey": "private-key",
+    "accesskey": "access-key",
+    "credential": "credentials",
+    "authorization": "token",
+    "macaroon": "token",
+    "keymaterial": "password",
+}
+_WEAK_ENDINGS: Final = ("key", "auth", "session", "sessionid", "sid", "cookie", "secretid")
+_NOT_PASS: Final = ("bypass", "compass", "surpass", "overpass", "underpass", "encompass")
+_PUBLIC: Final = re.compile(r"public|publishable|pubkey")
+
+
+def secret_name(name: str) -> tuple[str, bool] | None:
+    """The kind a field *name* says its value is, and whether it says so strongly.
+
+    ``DB_PASSWORD``, ``registry-password``, ``sessionid``, ``X-Api-Key``: a weak name
+    (``key``, ``session``) counts only with a random-looking value.
+    """
+    compact = re.sub(r"[^a-z0-9]", "", name.lower())
+    if not compact or _PUBLIC.search(compact):
+        return None
+    for ending in _STRONG_ENDINGS:
+        if compact.endswith(ending):
+            return _KINDS.get(ending, ending), True
+    if compact.endswith("pass") and not compact.endswith(_NOT_PASS):
+        return "password", True
+    for ending in _WEAK_ENDINGS:
+        if compact.endswith(ending):
+            return ("cookie" if ending in {"sid", "sessionid", "session"} else ending), False
+    return None
