@@ -2,7 +2,8 @@
 
 ``test_secrets_everywhere`` pushes the listed corpus through the stored doors of a local
 brain. This session goes wider, as issue 27 asks: every corpus (the listed kinds, the
-unlisted ones the redactor was not written against, the third, unseen batch), a team brain
+unlisted ones the redactor was not written against, the third, unseen batch and the fourth,
+by a fresh author), a team brain
 on a throwaway PostgreSQL, the server's own debug log, and every message the server sent back to the
 editor (diagnostics, hover, memory notifications, command results). Afterwards every byte
 it wrote is read -- brain, -wal, -shm, blobs, every file under the workspace and
@@ -35,6 +36,7 @@ from typing import Any
 import pytest
 
 from tests.support.fake_llm import FakeLLM, Reply
+from tests.support.fourth_batch_secrets import build_fourth_batch
 from tests.support.postgres import Cluster
 from tests.support.rpc import SERVER, RawServer
 from tests.support.secrets import SECRET_SAMPLES
@@ -46,9 +48,9 @@ pytestmark = pytest.mark.slow
 _LISTED = [(f"listed:{s.name or s.kind}", s.secret, s.context) for s in SECRET_SAMPLES]
 _UNLISTED = [(f"unlisted:{s.name}", s.secret, s.context) for s in build_unlisted(0)]
 _UNSEEN = [(f"unseen:{s.name}", s.secret, s.context) for s in build_unseen(0)]
-_SURROUNDINGS = "\0".join(
-    context.replace(secret, "\0") for _, secret, context in _LISTED + _UNLISTED + _UNSEEN
-)
+_FOURTH = [(f"fourth:{s.name}", s.secret, s.context) for s in build_fourth_batch(0)]
+_EVERY_CORPUS = _LISTED + _UNLISTED + _UNSEEN + _FOURTH
+_SURROUNDINGS = "\0".join(context.replace(secret, "\0") for _, secret, context in _EVERY_CORPUS)
 """The corpus with every secret cut out: a piece found here says nothing about a secret."""
 
 _PROSE = re.compile(
@@ -79,7 +81,7 @@ def _telling(secret: str) -> frozenset[str]:
 # (name, context, the pieces none of the written bytes may hold)
 Secret = tuple[str, str, frozenset[str]]
 SECRETS: list[Secret] = [
-    (name, context, _telling(secret)) for name, secret, context in _LISTED + _UNLISTED + _UNSEEN
+    (name, context, _telling(secret)) for name, secret, context in _EVERY_CORPUS
 ]
 assert all(pieces for _, _, pieces in SECRETS), "every secret is checked"
 assert max(len(context) for _, context, _ in SECRETS) < 1980, "the teach door's limit"
