@@ -58,12 +58,24 @@ def server_config(brain_home: Path) -> ClientServerConfig:
     return ClientServerConfig(server_command=SERVER, client_factory=make_client, server_env=env)
 
 
+def one_client_for(name: str) -> str:
+    """The client a test (or a module's shared server) plays, picked by its name."""
+    kinds = list(CLIENTS)
+    return kinds[zlib.crc32(name.encode()) % len(kinds)]
+
+
 def client_kinds(test: pytest.Function) -> list[str]:
     """The clients ``test`` runs as: both where marked ``every_client``, else one by its name."""
-    kinds = list(CLIENTS)
     if test.get_closest_marker("every_client"):
-        return kinds
-    return [kinds[zlib.crc32(test.name.encode()) % len(kinds)]]
+        return list(CLIENTS)
+    return [one_client_for(test.name)]
+
+
+async def initialize_as(lsp_client: LanguageClient, kind: str, workspace: Path) -> None:
+    """Initialize ``lsp_client``'s server as the ``kind`` of editor would, on ``workspace``."""
+    result = await lsp_client.initialize_session(initialize_params(kind, workspace))
+    lsp_client.init_result = result  # type: ignore[attr-defined]
+    lsp_client.kind = kind  # type: ignore[attr-defined]
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -75,9 +87,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 async def client(
     request: pytest.FixtureRequest, lsp_client: LanguageClient, workspace: Path
 ) -> AsyncIterator[None]:
-    result = await lsp_client.initialize_session(initialize_params(request.param, workspace))
-    lsp_client.init_result = result  # type: ignore[attr-defined]
-    lsp_client.kind = request.param  # type: ignore[attr-defined]
+    await initialize_as(lsp_client, request.param, workspace)
     yield
     await lsp_client.shutdown_session()
 
@@ -96,16 +106,13 @@ async def shared_session(
     For tests that need a server which stays up, not a fresh one: each compares what it
     reads before and after itself, so what earlier tests left behind does not matter, and
     the server surviving every test before is part of what they check. It plays the
-    client the module's name picks (see :func:`client_kinds`).
+    client the module's name picks (:func:`one_client_for`).
     """
     workspace = tmp_path_factory.mktemp("ws").resolve()
     home = tmp_path_factory.mktemp("home")
     lsp_client = make_client()
     await lsp_client.start_io(*SERVER, env={**os.environ, "COMODOR_HOME": str(home)})
-    kind = list(CLIENTS)[zlib.crc32(request.module.__name__.encode()) % len(CLIENTS)]
-    result = await lsp_client.initialize_session(initialize_params(kind, workspace))
-    lsp_client.init_result = result  # type: ignore[attr-defined]
-    lsp_client.kind = kind  # type: ignore[attr-defined]
+    await initialize_as(lsp_client, one_client_for(request.module.__name__), workspace)
     try:
         yield Session(lsp_client, workspace)
     finally:
