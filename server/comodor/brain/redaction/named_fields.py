@@ -403,6 +403,8 @@ def _schemed_token(m: re.Match[str], text: str) -> bool:
     token = group(m, text, "secret") or ""
     if m.group("scheme") in _CODE_SCHEMES or ("." in token and IDENTIFIER.fullmatch(token)):
         return False  # new util_1.CancellationToken(): code, and a dotted name
+    if "=" in token.rstrip("="):
+        return False  # "db_password=Harbor57f_x app_version=2.4.1": the next pair, no token
     return (
         has_entropy(token, need_upper=False)
         and shannon_entropy(token) >= 3.5

@@ -47,6 +47,7 @@ _URL_WITHOUT_CREDENTIALS: Final = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^@\s]*
 
 _DIGIT_THEN_LETTER: Final = re.compile(r"[0-9][A-Za-z]")
 _CAPITALISED_WORD: Final = re.compile(r"[A-Z][a-z]{3,}")
+_DIGITS_THEN_MIXED: Final = re.compile(r"[0-9][a-z]{1,3}[A-Z]")
 
 
 def _chosen_with_a_dot(value: str) -> bool:
@@ -59,9 +60,11 @@ def _chosen_with_a_dot(value: str) -> bool:
     # part made of words (rust_openssl.hpke.X25519PrivateKey).
     if not (any(c.isupper() for c in value) and any(c.islower() for c in value)):
         return False
-    return any(
-        _DIGIT_THEN_LETTER.search(part) and not _CAPITALISED_WORD.search(part)
-        for part in value.split(".")[1:]
+    first, *rest = value.split(".")
+    # Harbor98oiTnz.H: cases that flip right after the digits, as no identifier's do
+    # (win32api, Base64Encoder, utf8Decoder keep one case after their digits).
+    return bool(_DIGITS_THEN_MIXED.search(first)) or any(
+        _DIGIT_THEN_LETTER.search(part) and not _CAPITALISED_WORD.search(part) for part in rest
     )
 
 
