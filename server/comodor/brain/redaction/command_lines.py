@@ -14,7 +14,14 @@ carry a password whatever the tool:
 * the value of a ``config set`` whose key names a credential (``poetry config
   http-basic.repo u X``, ``npm config set //reg/:_authToken X``);
 * the values given to a ``secret set`` (``gh secret set N --body X``, ``fly secrets set N=X``);
-* ``-u user,password`` (lftp).
+* ``-u user,password`` (lftp);
+* a flag named for a key, password or credentials given a literal: ``--key <uuid or random
+  draw>``, ``-pw X``, ``--dest-creds u:X``, ``--creds u:X``, an option ``login=u:X``; a short
+  ``-P`` on a command whose name says passphrase (``gpg-preset-passphrase -P X``);
+* ``cat`` of a file named for a key, secret or token, and the base64 lines it printed.
+
+A literal of random letters alone (``CWPkdhknvPkJCkWt``, cases flipping at every other
+letter) counts as a drawn key too, wherever a literal credential is asked for.
 
 A value counts only when it is a literal shaped like a chosen password or a machine-made
 token: ``-p 8080:80``, ``-p /tmp``, ``-p "$PW"`` are left alone.
@@ -22,12 +29,13 @@ token: ``-p 8080:80``, ``-p /tmp``, ``-p "$PW"`` are left alone.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Final
 
-from .base import ASSIGNMENT, WORD, Rule, group
+from .base import ASSIGNMENT, WORD, Rule, group, has_entropy, shannon_entropy
 from .placement import password_shaped, token_shaped
-from .values import chosen, is_reference, is_template
+from .values import chosen, is_reference, is_template, wordy
 
 _VALUE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`|;&<>]{1,256})"
 _WORD_RE: Final = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+")
@@ -52,7 +60,22 @@ def literal_credential(value: str) -> bool:
     value = _unquote(value)
     if not value or is_reference(value):
         return False
-    return password_shaped(value) or token_shaped(value)
+    return password_shaped(value) or token_shaped(value) or random_letters(value)
+
+
+def random_letters(value: str) -> bool:
+    """``CWPkdhknvPkJCkWt``: a drawn key of letters only, its cases flipping at random.
+
+    Identifiers flip case once a word (``XMLHttpRequestUpload``); a random draw of both cases
+    flips at about every other letter.
+    """
+    if len(value) < 16 or len(value) > 256 or not value.isascii() or not value.isalpha():
+        return False
+    upper = sum(c.isupper() for c in value)
+    if upper < 4 or len(value) - upper < 4:
+        return False
+    flips = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value))
+    return flips >= 0.35 * (len(value) - 1) and not wordy(value)
 
 
 def _command_before(m: re.Match[str], text: str, reach: int = 200) -> str:
@@ -75,9 +98,13 @@ _USER_NAMED: Final = re.compile(
 )
 
 
+_NAMES_PASSPHRASE: Final = re.compile(r"pass(?:phrase|word|wd)", re.IGNORECASE)
+
+
 def _classify_short_p(m: re.Match[str], text: str) -> str | None:
-    if not _USER_NAMED.search(_command_before(m, text)):
-        return None
+    before = _command_before(m, text)
+    if not _USER_NAMED.search(before) and not _NAMES_PASSPHRASE.search(before):
+        return None  # gpg-preset-passphrase --preset -P X: the command says what -P takes
     return "password" if literal_credential(group(m, text, "secret") or "") else None
 
 
@@ -382,7 +409,129 @@ def _classify_secure_string(m: re.Match[str], text: str) -> str | None:
     return "password"
 
 
+# --- --key X, --dest-creds u:X, -pw X, login=u:X ------------------------------------------------
+
+_CREDENTIAL_FLAG_RE: Final = re.compile(
+    r"--(?:[a-z0-9]+-)*(?P<kw>key|pw|creds|login)(?:[ \t]+|=)" + _VALUE
+)
+_UUID: Final = re.compile(r"[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_SHORT_PW_RE: Final = re.compile(r"[ \t]-pw(?:[ \t]+|=)" + _VALUE)
+_LOGIN_PAIR_RE: Final = re.compile(r"login=" + _VALUE)
+
+
+def _pair_secret(m: re.Match[str], text: str) -> tuple[int, int] | None:
+    """Where the password of a ``user:password`` value is, if it is a literal one."""
+    start, end = m.span("secret")
+    value = text[start:end]
+    if value[:1] in "\"'":
+        start, end = start + 1, end - 1
+        value = value[1:-1]
+    user, colon, password = value.partition(":")
+    if not colon or not user or "/" in password:
+        return None  # --login=https://..., a path
+    if not (literal_credential(password) or chosen(password)):
+        return None  # a host:port, a variable
+    return start + len(user) + 1, end
+
+
+def _credential_flag_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    value = _unquote(group(m, text, "secret") or "")
+    kw = m.group("kw")
+    if kw == "key":
+        # --key <uuid or random draw>: a record or access key. A file name, a path, a
+        # word are what most --key flags take.
+        if "/" in value or "." in value or is_reference(value):
+            return []
+        drawn = token_shaped(value) or random_letters(value) or _UUID.fullmatch(value)
+        return [m.span("secret")] if drawn else []
+    pair = _pair_secret(m, text)
+    if pair is not None:
+        return [pair]
+    if kw == "pw" and literal_credential(value):
+        return [m.span("secret")]
+    return []
+
+
+def _classify_credential_flag(m: re.Match[str], text: str) -> str | None:
+    if not _credential_flag_spans(m, text):
+        return None
+    return "token" if m.group("kw") == "key" else "password"
+
+
+def _classify_short_pw(m: re.Match[str], text: str) -> str | None:
+    """``plink -pw X``, ``pscp -pw X``: a flag that can only be a password."""
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
+def _login_pair_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    pair = _pair_secret(m, text)
+    return [] if pair is None else [pair]
+
+
+def _classify_login_pair(m: re.Match[str], text: str) -> str | None:
+    """``cache_peer ... login=user:X``: an option giving a user and its password."""
+    return "password" if _login_pair_spans(m, text) else None
+
+
+# --- cat <key file> followed by its base64 body --------------------------------------------------
+
+_CAT_KEY_FILE_RE: Final = re.compile(r"cat[ \t]+(?P<path>[^\s|;&<>]{1,256})[ \t]*\r?\n")
+_KEY_FILE_NAME: Final = re.compile(r"key|secret|token")
+_BASE64_LINE: Final = re.compile(r"[A-Za-z0-9+/=_-]{16,256}\r?")
+
+
+def _cat_key_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    name = m.group("path").rstrip("'\"").rsplit("/", 1)[-1].lower()
+    if not _KEY_FILE_NAME.search(name) or name.endswith((".pub", ".py", ".ts", ".js", ".md")):
+        return []
+    start = position = m.end()
+    lines: list[str] = []
+    while len(lines) < 200:
+        end = text.find("\n", position, position + 260)
+        end = min(len(text), position + 260) if end < 0 else end
+        if not _BASE64_LINE.fullmatch(text, position, end):
+            break
+        lines.append(text[position:end].rstrip("\r"))
+        position = end + 1
+    body = "".join(lines)
+    drawn = token_shaped(body) or (has_entropy(body) and shannon_entropy(body) >= 4.5)
+    if len(body) < 20 or not drawn:
+        return []
+    return [(start, start + sum(len(line) + 1 for line in lines) - 1)]
+
+
+def _classify_cat_key_file(m: re.Match[str], text: str) -> str | None:
+    """``cat /etc/mongo/keyfile`` and the key it printed, line after line of base64."""
+    return "private-key" if _cat_key_file_spans(m, text) else None
+
+
 COMMAND_RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "password",
+        ASSIGNMENT,
+        _CREDENTIAL_FLAG_RE,
+        _classify_credential_flag,
+        on_lowercase=True,
+        spans=_credential_flag_spans,
+    ),
+    Rule("password", ASSIGNMENT, _SHORT_PW_RE, _classify_short_pw),
+    Rule(
+        "password",
+        ASSIGNMENT,
+        _LOGIN_PAIR_RE,
+        _classify_login_pair,
+        WORD + ".",
+        on_lowercase=True,
+        spans=_login_pair_spans,
+    ),
+    Rule(
+        "private-key",
+        ASSIGNMENT,
+        _CAT_KEY_FILE_RE,
+        _classify_cat_key_file,
+        WORD + "-",
+        spans=_cat_key_file_spans,
+    ),
     Rule("password", ASSIGNMENT, _SHORT_P_RE, _classify_short_p),
     Rule("password", ASSIGNMENT, _DASH_PASS_RE, _classify_dash_pass, on_lowercase=True),
     Rule(
