@@ -14,7 +14,13 @@ syntaxes many files share:
 * armored blocks whose label says secret, seed or private (``-----BEGIN OpenVPN Static key
   V1-----``, ``-----BEGIN USER NKEY SEED-----``), not only ``PRIVATE KEY``;
 * a random segment of a URL's path and what follows it (collector and webhook URLs carry
-  their key there: ``.../receiver/v1/http/<key>``).
+  their key there: ``.../receiver/v1/http/<key>``);
+* K/V records whose key says password (Subversion's ``svn.simple`` cache: ``K 8 / password
+  / V <n> / <the password>``);
+* the ``Default:`` of a parameter block named for a secret (a CloudFormation
+  ``DBMasterPassword:`` with ``NoEcho`` and a default);
+* the password after host, port and user on a proxy list line (proxychains' ``socks5 host
+  port user pass``).
 """
 
 from __future__ import annotations
@@ -24,7 +30,7 @@ from typing import Final
 
 from .base import STRUCTURAL, WORD, Rule, group, has_entropy, line_start, shannon_entropy
 from .command_lines import literal_credential
-from .values import chosen, is_reference, ordered_fraction, wordy
+from .values import chosen, is_reference, ordered_fraction, secret_name, wordy
 
 _QUOTED_OR_BARE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`]{1,256})"
 
@@ -653,7 +659,96 @@ def _classify_host_scoped(m: re.Match[str], text: str) -> str | None:
     return "password" if literal_credential(group(m, text, "secret") or "") else None
 
 
+# --- Subversion's auth cache: K/V records, the value after "password" -------------------------
+
+_SVN_RECORD_RE: Final = re.compile(
+    r"K [0-9]{1,3}\r?\n(?:password|passphrase)\r?\nV (?P<n>[0-9]{1,4})\r?\n"
+    r"(?P<secret>[^\r\n]{1,4096})"
+)
+
+
+def _svn_record_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    start, end = m.span("secret")
+    length = int(m.group("n"))
+    if not 0 < length <= end - start or is_reference(text[start : start + length]):
+        return []
+    return [(start, start + length)]
+
+
+def _classify_svn_record(m: re.Match[str], text: str) -> str | None:
+    """``~/.subversion/auth/svn.simple/<hash>``: ``K 8 / password / V <n> / <the password>``."""
+    return "password" if _svn_record_spans(m, text) else None
+
+
+# --- a parameter named for a secret, and its Default -------------------------------------------
+
+_DEFAULT_RE: Final = re.compile(
+    r"default[ \t]*:[ \t]*(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"']{1,256})"
+    r"[ \t]*(?:\r?\n|$)"
+)
+_YAML_KEY: Final = re.compile(
+    r"[ \t]*[\"']?(?P<name>[A-Za-z0-9_.-]{1,128})[\"']?[ \t]*:[ \t]*(?:#.*)?"
+)
+
+
+def _classify_default(m: re.Match[str], text: str) -> str | None:
+    """``DBMasterPassword:`` ... ``Default: X``: the default of a parameter named for a secret.
+
+    CloudFormation, SAM, Serverless, Helm schemas: the block's name is the line above the
+    ``Default:`` with less indentation.
+    """
+    begin = line_start(text, m.start())
+    indent = text[begin : m.start()]
+    if indent.strip():
+        return None
+    end = begin - 1
+    for _ in range(12):
+        if end <= 0:
+            return None
+        above = line_start(text, end)
+        line = text[above:end]
+        end = above - 1
+        stripped = line.lstrip(" \t")
+        if not stripped or len(line) - len(stripped) >= len(indent):
+            continue
+        key = _YAML_KEY.fullmatch(line)
+        if key is None:
+            return None
+        found = secret_name(key.group("name"))
+        if found is None or not found[1]:
+            return None
+        value = (group(m, text, "secret") or "").strip("\"'")
+        if value.startswith(("!", "{{")) or not (literal_credential(value) or chosen(value)):
+            return None
+        return found[0]
+    return None
+
+
+# --- proxychains' ProxyList: type host port [user pass] ----------------------------------------
+
+_PROXY_LIST_RE: Final = re.compile(
+    r"(?:socks4|socks5|http|raw)[ \t]+[^\s]{1,253}[ \t]+[0-9]{1,5}[ \t]+[^\s#]{1,64}[ \t]+"
+    r"(?P<secret>[^\s]{1,256})[ \t]*(?:\r?\n|$)"
+)
+
+
+def _classify_proxy_list(m: re.Match[str], text: str) -> str | None:
+    """``socks5 198.51.100.20 1080 jdoe X``: a proxy list line's user and password."""
+    if text[line_start(text, m.start()) : m.start()].strip():
+        return None  # not the start of its line
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
 CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "password",
+        STRUCTURAL,
+        _SVN_RECORD_RE,
+        _classify_svn_record,
+        spans=_svn_record_spans,
+    ),
+    Rule("password", STRUCTURAL, _DEFAULT_RE, _classify_default, WORD, on_lowercase=True),
+    Rule("password", STRUCTURAL, _PROXY_LIST_RE, _classify_proxy_list, WORD + "-"),
     Rule("password", STRUCTURAL, _HOST_SCOPED_RE, _classify_host_scoped),
     Rule("private-key", STRUCTURAL, _COMMENTED_KEY_RE, _classify_commented_key, on_lowercase=True),
     Rule(
