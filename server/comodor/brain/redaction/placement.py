@@ -17,6 +17,8 @@ the *places* credentials are written, and take whatever stands there.
 * tools' own password syntax (``openssl -passout pass:X``, ``zip -P``, ``7z -p``,
   ``ssh-keygen -N``), expect scripts answering a password prompt, a CLI's ``login <token>``;
 * ``Basic <base64 of user:password>`` anywhere (an nginx ``proxy_set_header``, a log line);
+* the literal default of a variable or setting named for a secret: ``ENV.fetch("X_PASSWORD")
+  { "lit" }``, ``process.env.X_SECRET || "lit"``, ``${X_TOKEN:-lit}``;
 * crypt(3) password hashes (``.htpasswd``, ``/etc/shadow``) and bech32 secret keys whose
   human-readable part says they are secret (``nsec1...``, ``ed25519_sk1...``).
 
@@ -46,6 +48,7 @@ from .base import (
     shannon_entropy,
 )
 from .values import (
+    chosen,
     expected_entropy,
     is_reference,
     is_template,
@@ -588,7 +591,63 @@ def _bech32_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return [] if begin is None else [(begin, m.end())]
 
 
+# --- the default of a variable named for a secret ----------------------------------------------
+
+# ENV.fetch("DB_PASSWORD") { "X" }, process.env.API_SECRET || "X", ${DB_PASSWORD:-X}
+_ENV_DEFAULT_RE: Final = re.compile(
+    r"(?P<kw>password|passwd|passphrase|secret|token|key|pwd|pass|credentials?)"
+    r"(?:(?P<fetch>[\"']\)[ \t]*\{[ \t]*)|(?P<either>[ \t]*(?:\|\||\?\?)[ \t]*)|(?P<shell>:?[-=]))"
+    r"(?:\"(?P<dq>[^\"\n]{1,256})\"|'(?P<sq>[^'\n]{1,256})'|(?P<bare>[^\s\"'{}$]{1,256})\})"
+)
+_NAME_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
+
+
+def _classify_env_default(m: re.Match[str], text: str) -> str | None:
+    """A literal given as the default of an environment variable or setting named for a secret.
+
+    Ruby's ``ENV.fetch("X") { "lit" }``, JavaScript's ``process.env.X || "lit"``, the
+    shell's ``${X:-lit}``: when the variable is unset, the literal is the secret.
+    """
+    start = m.start("kw")
+    limit = max(0, start - 64)
+    while start > limit and text[start - 1] in _NAME_CHARS:
+        start -= 1
+    found = secret_name(text[start : m.end("kw")])
+    if found is None or not found[1]:
+        return None
+    before = text[max(0, start - 12) : start].lower()
+    if m.group("fetch") is not None:
+        if not before.endswith(('fetch("', "fetch('")):
+            return None
+    elif m.group("either") is not None:
+        if not before.endswith(("env.", 'env["', "env['")):
+            return None
+    elif not before.endswith("${"):
+        return None
+    if (m.group("bare") is None) != (m.group("shell") is None):
+        return None  # a bare value only inside ${...}
+    value = group(m, text, "dq") or group(m, text, "sq") or group(m, text, "bare") or ""
+    if is_reference(value) or not (password_shaped(value) or token_shaped(value) or chosen(value)):
+        return None
+    return found[0]
+
+
+def _env_default_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    for name in ("dq", "sq", "bare"):
+        if m.start(name) >= 0:
+            return [m.span(name)]
+    return []
+
+
 PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "password",
+        ASSIGNMENT,
+        _ENV_DEFAULT_RE,
+        _classify_env_default,
+        on_lowercase=True,
+        spans=_env_default_spans,
+    ),
     Rule("password", STRUCTURAL, _NETRC_RE, _classify_netrc, WORD, on_lowercase=True),
     Rule("password", STRUCTURAL, _PGPASS_RE, _classify_pgpass),
     Rule("password", STRUCTURAL, _XML_ELEMENT_RE, _classify_xml, on_lowercase=True),
