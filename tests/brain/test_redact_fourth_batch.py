@@ -4,7 +4,8 @@
 held-out part; these tests keep that split honest (fixed, disjoint, a third held out, no kind
 repeated from the earlier corpora), keep every sample well formed, keep the tune part out of
 stored text, and keep records, directives, commands and files that hold no literal secret
-readable. Nothing here redacts the held-out part: its first look is still to come.
+readable. The held-out part has had its one look (14 of 88 kinds stored); the fixes that
+followed are tested here too, so that part is no longer unseen.
 """
 
 from __future__ import annotations
@@ -90,9 +91,47 @@ def test_credentials_of_the_tune_part_are_not_stored(seed: int) -> None:
     assert stored == []
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2, 3])
+def test_credentials_of_the_held_out_part_are_not_stored_after_fixing(seed: int) -> None:
+    """The held-out part's first look stored 14 of 88 kinds (over 20 seeds); the fixes that
+    followed are general rules (a secret known by where it stands: a variable's default, a
+    credential flag, a K/V record, a parameter's Default:, a proxy line, a key file's body),
+    but from here on this part is not unseen."""
+    stored = []
+    for sample in build_fourth_batch(seed):
+        if sample.name not in HELD_OUT:
+            continue
+        redacted = redact(sample.context)
+        if any(piece in redacted for piece in sample.shingles):
+            stored.append((sample.name, redacted))
+    assert stored == []
+
+
 @pytest.mark.parametrize(
     "text",
     [
+        # Look-alikes of the held-out part's fixes that hold no literal secret.
+        "ssh-keygen --key-file ~/.ssh/id_ed25519 --comment ci",
+        "aws kms decrypt --key alias/my-key",
+        "openssl rsautl --key server.key -in a",
+        "npx cypress run --record --key $CYPRESS_RECORD_KEY",
+        "curl -P 8080 http://example.com",
+        'gpg-preset-passphrase --preset -P "$PASSPHRASE" 572A2F177CF735CA733DEB01B23F41A8391E86DE',
+        "plink -ssh -pw %PW% host",
+        'skopeo copy --dest-creds "$USER:$PASS" docker://a docker://b',
+        "cache_peer parent.example parent 3128 0 no-query login=PASSTHRU\n",
+        'port = ENV.fetch("PORT") { "3000" }',
+        'debug = os.getenv("DEBUG", "false")',
+        'const level = process.env.LOG_LEVEL || "info"',
+        "echo ${DB_PASSWORD:-$FALLBACK_PASSWORD}",
+        "Parameters:\n  InstanceType:\n    Type: String\n    Default: t3.micro\n",
+        "Parameters:\n  KeyName:\n    Type: AWS::EC2::KeyPair::KeyName\n    Default: my-keypair\n",
+        "K 8\nusername\nV 4\njdoe\nEND\n",
+        "[ProxyList]\nsocks5 127.0.0.1 9050\nhttp 10.0.0.1 8080\n",
+        "$ cat ~/.ssh/id_rsa.pub\nssh-rsa AAAAB3NzaC1yc2EAAAADAQABAAABAQC me@host\n",
+        "snmp-server community public RO",
+        "node.session.auth.password = config.Password",
+        'ansible-playbook site.yml -e "db_password={{ vault_pw }} app_version=2.4.1"',
         # Records, maps and tuples whose value is a reference, a placeholder or no secret.
         '{"name": "password", "value": "${DB_PASSWORD}"}',
         '{"name": "token", "value": "<your-token>"}',
@@ -190,6 +229,21 @@ def test_records_directives_commands_and_files_without_a_literal_secret_are_left
             "q8Zr2LmT5vB2nR8wZ1yA4cD6",
         ),
         ("hex: " + b'{"password": "Harbor96BoA7"}'.hex(), b"Harbor96".hex()),
+        # The held-out part's families in syntaxes it does not use.
+        ('const s = process.env.SESSION_SECRET ?? "Harbor96BoA7"', "Harbor96BoA7"),
+        ('DATABASE_URL="postgres://app:${DB_PASSWORD:-Harbor96BoA7}@db/app"', "Harbor96BoA7"),
+        (
+            "Parameters:\n  AdminSecret:\n    Type: String\n    Default: 'Harbor96BoA7'\n",
+            "Harbor96",
+        ),
+        ("pscp -pw Harbor96BoA7 file.txt deploy@host:/tmp/", "Harbor96BoA7"),
+        ("buildah push --creds ci:Harbor96BoA7 img docker://r/img", "Harbor96BoA7"),
+        ("percy exec --key qWeRtYuIoPaSdFgHjKlZ -- cmd", "qWeRtYuIoPaSdFgHjKlZ"),
+        ("http 10.0.0.5 3128 proxyuser Harbor96BoA7\n", "Harbor96BoA7"),
+        ("K 10\npassphrase\nV 12\nHarbor96BoA7\n", "Harbor96BoA7"),
+        ("$ cat config/master.key\n4f7c2e9a1b3d5f608a7c9e1b2d4f6a8c\n", "4f7c2e9a1b3d5f60"),
+        ('ansible-playbook x.yml -e "admin_token=Harbor96_BoA7 env=prod"', "Harbor96_BoA7"),
+        ("node.session.auth.password = Tiger98oiTnz.H", "Tiger98oiTnz"),
     ],
 )
 def test_secrets_of_the_tune_parts_families_in_other_syntaxes_are_removed(
