@@ -82,6 +82,8 @@ from tests.support.unlisted_secrets import (
     Add,
     UnlistedSample,
     _Draw,
+    draw_batch,
+    split_a_third,
 )
 
 SPLIT_SEED = 20261204
@@ -2346,33 +2348,12 @@ TUNE: frozenset[str] = frozenset(
 
 def _split(names: list[str]) -> tuple[set[str], set[str]]:
     """(tune, held-out): the sorted names shuffled by :data:`SPLIT_SEED`, a third held out."""
-    order = sorted(names)
-    random.Random(SPLIT_SEED).shuffle(order)
-    cut = len(order) // 3
-    return set(order[cut:]), set(order[:cut])
-
-
-def _samples(seed: int) -> list[UnlistedSample]:
-    samples: list[UnlistedSample] = []
-
-    def add(name: str, secret: str, context: str) -> None:
-        samples.append(UnlistedSample(name, secret, context))
-
-    draw = _Batch4Draw(seed)
-    for part in _PARTS:
-        part(draw, add)
-    names = [s.name for s in samples]
-    assert len(names) == len(set(names)), "kind names must be unique"
-    return samples
+    return split_a_third(names, SPLIT_SEED)
 
 
 def build_fourth_batch(seed: int) -> list[UnlistedSample]:
     """Every sample of this batch, drawn from *seed* (same seed, same corpus)."""
-    samples = _samples(seed)
-    names = {s.name for s in samples}
-    assert names == TUNE | HELD_OUT, "every kind in one part"
-    assert not TUNE & HELD_OUT, "parts overlap"
-    return samples
+    return draw_batch(_Batch4Draw(seed), _PARTS, TUNE, HELD_OUT)
 
 
 def older_names() -> set[str]:

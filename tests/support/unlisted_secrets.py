@@ -42,7 +42,8 @@ import hashlib
 import json
 import random
 import string
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import attrs
 
@@ -113,6 +114,48 @@ class _Draw:
 
 
 Add = Callable[[str, str, str], None]
+
+
+def stored_kinds(samples: Sequence[UnlistedSample], names: frozenset[str]) -> list[tuple[str, str]]:
+    """(kind, redacted text) for each sample of *names* some piece of whose secret survives."""
+    from comodor_lsp.brain.redaction.redactor import redact
+
+    stored = []
+    for sample in samples:
+        if sample.name in names:
+            redacted = redact(sample.context)
+            if any(piece in redacted for piece in sample.shingles):
+                stored.append((sample.name, redacted))
+    return stored
+
+
+def split_a_third(names: list[str], seed: int) -> tuple[set[str], set[str]]:
+    """(tune, held-out) of a later batch: the sorted names shuffled by *seed*, a third held out."""
+    order = sorted(names)
+    random.Random(seed).shuffle(order)
+    cut = len(order) // 3
+    return set(order[cut:]), set(order[:cut])
+
+
+def draw_batch(
+    draw: _Draw,
+    parts: Sequence[Callable[[Any, Add], None]],
+    tune: frozenset[str],
+    held_out: frozenset[str],
+) -> list[UnlistedSample]:
+    """Every sample the *parts* of a later batch add from *draw*, checked against its split."""
+    samples: list[UnlistedSample] = []
+
+    def add(name: str, secret: str, context: str) -> None:
+        samples.append(UnlistedSample(name, secret, context))
+
+    for part in parts:
+        part(draw, add)
+    names = [s.name for s in samples]
+    assert len(names) == len(set(names)), "kind names must be unique"
+    assert set(names) == tune | held_out, "every kind in one part"
+    assert not tune & held_out, "parts overlap"
+    return samples
 
 
 def _kinds(d: _Draw, add: Add) -> None:

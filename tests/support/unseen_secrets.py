@@ -56,6 +56,8 @@ from tests.support.unlisted_secrets import (
     Add,
     UnlistedSample,
     _Draw,
+    draw_batch,
+    split_a_third,
 )
 
 SPLIT_SEED = 20261203
@@ -1065,33 +1067,19 @@ TUNE: frozenset[str] = frozenset(
 
 def _split(names: list[str]) -> tuple[set[str], set[str]]:
     """(tune, held-out): the sorted names shuffled by :data:`SPLIT_SEED`, a third held out."""
-    order = sorted(names)
-    random.Random(SPLIT_SEED).shuffle(order)
-    cut = len(order) // 3
-    return set(order[cut:]), set(order[:cut])
+    return split_a_third(names, SPLIT_SEED)
 
 
 def build_unseen(seed: int) -> list[UnlistedSample]:
     """Every sample of this batch, drawn from *seed* (same seed, same corpus)."""
-    samples: list[UnlistedSample] = []
-
-    def add(name: str, secret: str, context: str) -> None:
-        samples.append(UnlistedSample(name, secret, context))
-
-    draw = _UnseenDraw(seed)
-    for part in (
+    parts = (
         _cloud_and_ci,
         _registries_and_databases,
         _messaging_payment_observability,
         _keys_and_network,
         _configs_and_clients,
-    ):
-        part(draw, add)
-    names = [s.name for s in samples]
-    assert len(names) == len(set(names)), "kind names must be unique"
-    assert set(names) == TUNE | HELD_OUT, "every kind in one part"
-    assert not TUNE & HELD_OUT, "parts overlap"
-    return samples
+    )
+    return draw_batch(_UnseenDraw(seed), parts, TUNE, HELD_OUT)
 
 
 def older_names() -> set[str]:
