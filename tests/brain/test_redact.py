@@ -543,6 +543,7 @@ def test_two_megabytes_are_redacted_without_runaway_backtracking(text: str) -> N
     assert time.perf_counter() - started < 30
 
 
+@pytest.mark.slow  # a stress test (1.5 MB of secrets, ~8 s of CPU): the slow tier's
 def test_a_megabyte_line_full_of_secrets_is_redacted_in_linear_time() -> None:
     # 75,000 real secrets on one line: each costs a little Python, so this is kept to 1 MB,
     # which is still plenty to expose a per-match scan to the end of the line (quadratic).

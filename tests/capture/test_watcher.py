@@ -298,6 +298,7 @@ def test_a_linked_worktree_checkout_is_flagged_as_vcs(repo, tmp_path, start_watc
     assert rec.wait_for(target) == [FileChange(target, "modified", vcs=True)]
 
 
+@pytest.mark.slow  # a stress test (5,000 real writes): the slow tier's, not the inner loop's
 def test_a_storm_of_5000_writes_is_reported_once_per_file_in_few_batches(repo, start_watcher):
     watcher, rec = start_watcher(repo)
     folders = [repo / "src" / f"pkg{i}" for i in range(10)]
