@@ -29,13 +29,12 @@ token: ``-p 8080:80``, ``-p /tmp``, ``-p "$PW"`` are left alone.
 
 from __future__ import annotations
 
-import itertools
 import re
 from typing import Final
 
 from .base import ASSIGNMENT, WORD, Rule, group, has_entropy, shannon_entropy
 from .placement import password_shaped, token_shaped
-from .values import chosen, is_reference, is_template, wordy
+from .values import chosen, is_reference, is_template, random_letters
 
 _VALUE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`|;&<>]{1,256})"
 _WORD_RE: Final = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+")
@@ -61,21 +60,6 @@ def literal_credential(value: str) -> bool:
     if not value or is_reference(value):
         return False
     return password_shaped(value) or token_shaped(value) or random_letters(value)
-
-
-def random_letters(value: str) -> bool:
-    """``CWPkdhknvPkJCkWt``: a drawn key of letters only, its cases flipping at random.
-
-    Identifiers flip case once a word (``XMLHttpRequestUpload``); a random draw of both cases
-    flips at about every other letter.
-    """
-    if len(value) < 16 or len(value) > 256 or not value.isascii() or not value.isalpha():
-        return False
-    upper = sum(c.isupper() for c in value)
-    if upper < 4 or len(value) - upper < 4:
-        return False
-    flips = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value))
-    return flips >= 0.35 * (len(value) - 1) and not wordy(value)
 
 
 def _command_before(m: re.Match[str], text: str, reach: int = 200) -> str:

@@ -49,6 +49,7 @@ from .base import (
 )
 from .values import (
     chosen,
+    drawn_letters,
     expected_entropy,
     is_reference,
     is_template,
@@ -464,20 +465,9 @@ def _credential_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     return [
         (start, end)
         for start, end, is_string in args[1:]
-        if is_string and (password_shaped(text[start:end]) or _random_letters(text[start:end]))
+        if is_string
+        and (password_shaped(text[start:end]) or drawn_letters(text[start:end], least=10))
     ]
-
-
-def _random_letters(value: str) -> bool:
-    """``zHJLWylBPqpg``: letters of both cases drawn at random, no digit; not a CamelCase name."""
-    return (
-        len(value) >= 10
-        and value.isalpha()
-        and not value.islower()
-        and not value.isupper()
-        and not wordy(value)
-        and shannon_entropy(value) >= expected_entropy(len(value), 52) - 0.7
-    )
 
 
 def _classify_credential_call(m: re.Match[str], text: str) -> str | None:

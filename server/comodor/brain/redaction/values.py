@@ -228,6 +228,24 @@ def wordy(token: str) -> bool:
     return len(parts) >= 3 and sum(bool(_ONE_CASE.fullmatch(p)) for p in parts) >= len(parts) * 0.75
 
 
+def random_letters(value: str) -> bool:
+    """``CWPkdhknvPkJCkWt``: a drawn key of letters only, its cases flipping at random.
+
+    Where a literal credential is asked for (a flag, a command's argument); a weakly named
+    value needs more (:func:`looks_random`: 20 letters at a draw's entropy).
+
+    Identifiers flip case once a word (``XMLHttpRequestUpload``); a random draw of both cases
+    flips at about every other letter.
+    """
+    if len(value) < 16 or len(value) > 256 or not value.isascii() or not value.isalpha():
+        return False
+    upper = sum(c.isupper() for c in value)
+    if upper < 4 or len(value) - upper < 4:
+        return False
+    flips = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value))
+    return flips >= 0.35 * (len(value) - 1) and not wordy(value)
+
+
 def looks_random(value: str) -> bool:
     """Enough for a weakly named value (``CACHE_KEY``, ``session``) to count as a secret."""
     value = value.strip("\"'")
@@ -238,14 +256,21 @@ def looks_random(value: str) -> bool:
         return True
     # Base62 drawn at random may hold no digit at all (ser.jVfpRxrtBIVcHIicqkmujd): both cases,
     # as random as a draw, and not words run together (an identifier).
-    core = value.rsplit(".", 1)[-1]
+    return drawn_letters(value.rsplit(".", 1)[-1], least=20)
+
+
+def drawn_letters(value: str, *, least: int) -> bool:
+    """``zHJLWylBPqpg``: at least *least* letters of both cases drawn at random, no digit.
+
+    As random as a draw from 52 letters and not words run together (a CamelCase name).
+    """
     return (
-        len(core) >= 20
-        and core.isalpha()
-        and not core.islower()
-        and not core.isupper()
-        and not wordy(core)
-        and shannon_entropy(core) >= expected_entropy(len(core), 52) - 0.7
+        len(value) >= least
+        and value.isalpha()
+        and not value.islower()
+        and not value.isupper()
+        and not wordy(value)
+        and shannon_entropy(value) >= expected_entropy(len(value), 52) - 0.7
     )
 
 
