@@ -20,7 +20,7 @@ from comodor_lsp.brain.store import TEAM_IDS, BrainStore
 from comodor_lsp.brain.store.outbox import PENDING_IDS
 from comodor_lsp.brain.store.sqlite_schema import MIGRATIONS
 from comodor_lsp.teamdb.connect import open_team_store
-from comodor_lsp.teamdb.postgres import redact_url
+from comodor_lsp.teamdb.postgres import POOL_TIMEOUT_S, redact_url
 from comodor_lsp.teamdb.postgres_schema import TEAM_COMPATIBLE_FROM, TEAM_SCHEMA_VERSION
 from comodor_lsp.teamdb.team_store import TeamStore
 
@@ -127,7 +127,10 @@ def test_rules_taught_while_the_database_is_down_arrive_once_it_is_back(
     alice.teach("before: the database was up")
     pg_cluster.stop()
     try:
+        started = time.monotonic()
         rule = alice.teach_rule("Never push to main on Fridays.")
+        # refused at once: the first write of an outage does not wait out the pool's timeout
+        assert time.monotonic() - started < POOL_TIMEOUT_S
         lesson = alice.teach("during the outage: deploys wait for the database")
         again = alice.teach("also during the outage: nothing is lost")
         assert rule.id >= PENDING_IDS and lesson.id >= PENDING_IDS

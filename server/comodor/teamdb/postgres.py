@@ -368,8 +368,19 @@ class PostgresDatabase(StoreBase):
         return time.perf_counter() - started
 
     def reset(self) -> None:
-        """Drop pooled connections that broke (a restarted server) before the next use."""
+        """After a connection error: drop broken connections, and answer now whether to retry.
+
+        Left to itself the pool reconnects on its own backoff (1 s, doubling) and the next
+        call waits up to :data:`POOL_TIMEOUT_S` for it: a write stalled 4 s when the server
+        is down and seconds more after it is back. One connection of our own answers in
+        milliseconds either way -- refused (raised here, so the caller goes offline at
+        once) or let in (then the pool is renewed, as :meth:`revive` does).
+        """
         self._pool.check()
+        if self._pool.get_stats().get("pool_available", 0):
+            return
+        self._psycopg.connect(self.url, **self.connect_options()).close()
+        self.revive()
 
     def revive(self) -> None:
         """The database answers again (our listener got in): reconnect the pool now.
