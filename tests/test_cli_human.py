@@ -407,6 +407,15 @@ BAD_INPUT: list[tuple[str, Setup, list[str], int, list[str]]] = [
 ]  # fmt: skip
 
 
+def _teach_in_process(workspace: Path, text: str) -> None:
+    """What ``teach`` does, without a process of its own (these cases test the next one)."""
+    app = ComodorApp(workspace)
+    try:
+        app.execute("comodor.teach", {"text": text})
+    finally:
+        app.close()
+
+
 def _disk(*folders: Path) -> dict[str, tuple[bytes, int]]:
     """Every file under ``folders``: its bytes and modification time."""
     found = {}
@@ -430,7 +439,7 @@ def test_bad_input_is_one_line_a_non_zero_exit_and_changes_nothing(
     code: int,
     said: list[str],
 ) -> None:
-    ok(run(workspace, home, "teach", "testing: use pytest -q"))  # a brain that exists already
+    _teach_in_process(workspace, "testing: use pytest -q")  # a brain that exists already
     env = setup(home, workspace, tmp_path)
     temp = tmp_path / "tmp"
     temp.mkdir()
