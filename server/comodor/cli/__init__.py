@@ -8,8 +8,10 @@ can never disagree about what a command does.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import gc
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from .. import SERVER_NAME, __version__
@@ -21,6 +23,23 @@ def _demo(args: argparse.Namespace) -> int:
     return run_demo(keep=args.keep)
 
 
+@contextlib.contextmanager
+def _startup_objects_kept() -> Iterator[None]:
+    """Import a server's modules without the garbage collector, then freeze what they made.
+
+    Importing the protocol builds about 700 attrs classes (lsprotocol's and ours), none of
+    them garbage, and the collector walks them again and again while they are built: a
+    tenth of a server's start. Frozen afterwards, they stay out of every later collection
+    of a process that runs for hours.
+    """
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.freeze()
+
+
 def _serve(args: argparse.Namespace) -> int:
     import logging
 
@@ -30,9 +49,10 @@ def _serve(args: argparse.Namespace) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     logging.getLogger("pygls").setLevel(logging.WARNING)
-    from ..lsp.allocator import limit_malloc_arenas
-    from ..lsp.main import create_server
-    from ..lsp.stdio import serve_stdio
+    with _startup_objects_kept():
+        from ..lsp.allocator import limit_malloc_arenas
+        from ..lsp.main import create_server
+        from ..lsp.stdio import serve_stdio
 
     limit_malloc_arenas()  # before create_server starts the brain worker's threads
 
@@ -53,7 +73,8 @@ def _mcp(args: argparse.Namespace) -> int:
         level=getattr(logging, args.log_level.upper()),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    from ..mcp_server import run
+    with _startup_objects_kept():
+        from ..mcp_server import run
 
     return run(_workspace(args.workspace))
 
