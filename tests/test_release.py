@@ -19,9 +19,8 @@ from pathlib import Path
 
 import pytest
 from comodor_lsp import SERVER_NAME, __version__
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from tests.mcp.conftest import mcp_session
 from tests.support.rpc import RawServer
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -57,20 +56,9 @@ def test_the_language_server_reports_comodor_lsp_and_the_version(workspace: Path
 
 
 async def test_the_mcp_server_reports_comodor_lsp_and_the_version(workspace: Path) -> None:
-    params = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "comodor_lsp", "mcp", "--workspace", str(workspace)],
-        env={
-            "COMODOR_HOME": os.environ["COMODOR_HOME"],
-            "PYTHONPATH": str(ROOT / "server"),
-        },
-        cwd=str(ROOT),
-    )
-    async with (
-        stdio_client(params) as (read, write),
-        ClientSession(read, write, read_timeout_seconds=60) as session,
-    ):
-        result = await session.initialize()
+    async with mcp_session(workspace, env={"PYTHONPATH": str(ROOT / "server")}) as session:
+        result = session.initialize_result
+    assert result is not None
     assert (result.server_info.name, result.server_info.version) == (SERVER_NAME, __version__)
 
 

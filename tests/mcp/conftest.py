@@ -7,29 +7,40 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 import pytest
 import pytest_lsp
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.lsp.conftest import initialize_params
 from tests.lsp.session import ROOT, SERVER, Session, make_client
 
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
+
 
 @asynccontextmanager
-async def mcp_session(workspace: Path) -> AsyncIterator[ClientSession]:
-    """``python -m comodor-lsp mcp --workspace`` on this test's brain ($COMODOR_HOME)."""
+async def mcp_session(
+    workspace: Path, *, env: dict[str, str] | None = None, errlog: TextIO = sys.stderr
+) -> AsyncIterator[ClientSession]:
+    """``python -m comodor-lsp mcp --workspace`` on this test's brain ($COMODOR_HOME).
+
+    The MCP SDK is imported here, not at the top: every worker imports this module when it
+    collects, and the SDK costs half a second of CPU to import.
+    """
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
+
     # An MCP client starts servers with a minimal environment: only what it is told.
     server = StdioServerParameters(
         command=sys.executable,
         args=["-m", "comodor_lsp", "mcp", "--workspace", str(workspace)],
-        env={"COMODOR_HOME": os.environ["COMODOR_HOME"]},
+        env={"COMODOR_HOME": os.environ["COMODOR_HOME"], **(env or {})},
         cwd=str(ROOT),
     )
     async with (
-        stdio_client(server) as (read, write),
+        stdio_client(server, errlog=errlog) as (read, write),
         ClientSession(read, write, read_timeout_seconds=60) as session,
     ):
         await session.initialize()

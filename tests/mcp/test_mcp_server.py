@@ -5,15 +5,17 @@ from __future__ import annotations
 import statistics
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from comodor_lsp.mcp_tools import TOOLS, ForgetParams
 from comodor_lsp.protocol.schema_export import object_schema
-from mcp.client.session import ClientSession
 
 from tests.lsp.session import Session, check, schema
 from tests.mcp.conftest import mcp_session
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
 
 SUBJECTS = {
     "comodor_playbook": "playbook",

@@ -4,13 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
-
-from tests.lsp.session import ROOT
+from tests.mcp.conftest import mcp_session
 
 
 async def test_a_bad_setting_is_logged_in_the_words_every_door_uses(
@@ -18,19 +14,9 @@ async def test_a_bad_setting_is_logged_in_the_words_every_door_uses(
 ) -> None:
     home = Path(os.environ["COMODOR_HOME"])
     (home / "settings.json").write_text(json.dumps({"diagnostics": {"severity": "loud"}}))
-    server = StdioServerParameters(
-        command=sys.executable,
-        args=["-m", "comodor_lsp", "mcp", "--workspace", str(workspace)],
-        env={"COMODOR_HOME": str(home)},
-        cwd=str(ROOT),
-    )
     log = tmp_path / "mcp.log"
     with log.open("w") as errlog:
-        async with (
-            stdio_client(server, errlog=errlog) as (read, write),
-            ClientSession(read, write, read_timeout_seconds=60) as session,
-        ):
-            await session.initialize()
+        async with mcp_session(workspace, errlog=errlog) as session:
             tools = await session.list_tools()
     assert tools.tools, "the tools still work"
     said = log.read_text()

@@ -25,6 +25,7 @@ digits (see :func:`_telling` and :func:`_widened`).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import queue
@@ -46,13 +47,24 @@ from tests.support.unseen_secrets import build_unseen
 
 pytestmark = pytest.mark.slow
 
-_LISTED = [(f"listed:{s.name or s.kind}", s.secret, s.context) for s in SECRET_SAMPLES]
-_UNLISTED = [(f"unlisted:{s.name}", s.secret, s.context) for s in build_unlisted(0)]
-_UNSEEN = [(f"unseen:{s.name}", s.secret, s.context) for s in build_unseen(0)]
-_FOURTH = [(f"fourth:{s.name}", s.secret, s.context) for s in build_fourth_batch(0)]
-_EVERY_CORPUS = _LISTED + _UNLISTED + _UNSEEN + _FOURTH
-_SURROUNDINGS = "\0".join(context.replace(secret, "\0") for _, secret, context in _EVERY_CORPUS)
-"""The corpus with every secret cut out: a piece found here says nothing about a secret."""
+
+@functools.cache
+def _every_corpus() -> list[tuple[str, str, str]]:
+    """(name, secret, context) of every corpus, drawn on first use: collecting the inner-loop
+    tier imports this module in every worker, and drawing ~640 samples there costs a second."""
+    return (
+        [(f"listed:{s.name or s.kind}", s.secret, s.context) for s in SECRET_SAMPLES]
+        + [(f"unlisted:{s.name}", s.secret, s.context) for s in build_unlisted(0)]
+        + [(f"unseen:{s.name}", s.secret, s.context) for s in build_unseen(0)]
+        + [(f"fourth:{s.name}", s.secret, s.context) for s in build_fourth_batch(0)]
+    )
+
+
+@functools.cache
+def _surroundings() -> str:
+    """The corpus with every secret cut out: a piece found here says nothing about a secret."""
+    return "\0".join(context.replace(secret, "\0") for _, secret, context in _every_corpus())
+
 
 _PROSE = re.compile(
     r"[^A-Za-z0-9]*(?:[A-Z]?[a-z]+|[A-Z]+)(?:[^A-Za-z0-9]+(?:[A-Z]?[a-z]+|[A-Z]+))*[^A-Za-z0-9]*"
@@ -101,20 +113,24 @@ def _telling(secret: str) -> frozenset[str]:
     eight = {
         _widened(secret, p)
         for p in _pieces(secret, 8)
-        if p not in _SURROUNDINGS and not _PROSE.fullmatch(p)
+        if p not in _surroundings() and not _PROSE.fullmatch(p)
     }
     if eight:
         return frozenset(eight)
-    return frozenset(p for p in _pieces(secret, min(16, len(secret))) if p not in _SURROUNDINGS)
+    return frozenset(p for p in _pieces(secret, min(16, len(secret))) if p not in _surroundings())
 
 
 # (name, context, the pieces none of the written bytes may hold)
 Secret = tuple[str, str, frozenset[str]]
-SECRETS: list[Secret] = [
-    (name, context, _telling(secret)) for name, secret, context in _EVERY_CORPUS
-]
-assert all(pieces for _, _, pieces in SECRETS), "every secret is checked"
-assert max(len(context) for _, context, _ in SECRETS) < 1980, "the teach door's limit"
+
+
+@functools.cache
+def every_secret() -> list[Secret]:
+    """Every secret of every corpus with the pieces that tell it leaked (on first use)."""
+    secrets = [(name, context, _telling(secret)) for name, secret, context in _every_corpus()]
+    assert all(pieces for _, _, pieces in secrets), "every secret is checked"
+    assert max(len(context) for _, context, _ in secrets) < 1980, "the teach door's limit"
+    return secrets
 
 
 class _Recording(queue.Queue[dict[str, Any]]):
@@ -137,7 +153,7 @@ def leaks(places: dict[str, bytes]) -> list[tuple[str, str, str]]:
     window per piece length, so megabytes of log and messages scan in seconds.
     """
     owners: dict[str, list[str]] = {}
-    for name, _, pieces in SECRETS:
+    for name, _, pieces in every_secret():
         for piece in pieces:
             owners.setdefault(piece, []).append(name)
     sizes = sorted({len(piece) for piece in owners})
@@ -164,7 +180,7 @@ def llm() -> Iterator[FakeLLM]:
     with FakeLLM() as fake:
         echo = [
             {"kind": "env", "trigger": f"deploying {index}", "guidance": context}
-            for index, (_, context, _) in enumerate(SECRETS[::7])
+            for index, (_, context, _) in enumerate(every_secret()[::7])
         ]
         fake.set_default(Reply.chat(json.dumps({"lessons": echo, "skill": None})))
         yield fake
@@ -247,11 +263,11 @@ def test_no_piece_of_any_secret_reaches_any_byte_a_session_writes(
     places = _everything_written(workspace, brain_dir, log, llm, sent, dump) | live
     assert any(place.endswith(".db") for place in places), "the brain file is scanned"
     found = sorted({(name, Path(place).name, piece) for name, place, piece in leaks(places)})
-    assert found == [], f"{len(found)} leaks of {len(SECRETS)} secrets: {found[:20]}"
+    assert found == [], f"{len(found)} leaks of {len(every_secret())} secrets: {found[:20]}"
     assert elapsed < 120, f"the session took {elapsed:.1f} s"
 
     # Fail-able: the same scan finds a secret planted in plain text in each kind of place.
-    name, context, _ = SECRETS[0]
+    name, context, _ = every_secret()[0]
     (workspace / "notes.txt").write_text(context)
     (brain_dir / "planted.txt").write_text(context)
     with log.open("a") as log_file:
@@ -288,12 +304,12 @@ def _session(server: RawServer, workspace: Path, llm: FakeLLM) -> None:
         assert "result" in reply, (name, reply)
         return reply["result"]
 
-    for _, context, _ in SECRETS:
+    for _, context, _ in every_secret():
         ok("comodor.teach", {"text": f"credentials: {context}"})
         if len(context) <= 290:
             ok("comodor.teachRule", {"statement": f"Keep {context}"})
         ok("comodor.denied", {"tool": "run_shell", "subject": context})
-    contexts = [context for _, context, _ in SECRETS]
+    contexts = [context for _, context, _ in every_secret()]
     leak = "\n".join(contexts)
     one_liners = [c for c in contexts if "\n" not in c and len(c) < 200]
     failure = "deploy failed: " + " ".join(one_liners[:3])
