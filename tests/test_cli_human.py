@@ -343,7 +343,11 @@ def _no_driver(home: Path, workspace: Path, tmp: Path) -> dict[str, str]:
     blocked.mkdir()
     (blocked / "psycopg.py").write_text(BLOCK_PSYCOPG)
     path = os.pathsep.join(filter(None, [str(blocked), os.environ.get("PYTHONPATH")]))
-    return {"COMODOR_BRAIN_URL": "postgresql://dora@127.0.0.1:9/team", "PYTHONPATH": path}
+    return {
+        "COMODOR_BRAIN_URL": "postgresql://dora@127.0.0.1:9/team",
+        "PYTHONPATH": path,
+        "PYTHONDONTWRITEBYTECODE": "1",  # the blocker's own .pyc is not a change by Comodor
+    }
 
 
 def _nothing(home: Path, workspace: Path, tmp: Path) -> dict[str, str]:
