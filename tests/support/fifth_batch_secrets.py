@@ -17,7 +17,7 @@ The kinds come from providers' public documentation of token formats and from th
 syntax of credential and config files, commands, code and logs, and aim at places the earlier
 batches did not: languages and build tools not used before (Zig, Nim, OCaml, F#, Scala sbt,
 Gradle Kotlin DSL signing, Crystal, Elm, Gleam, Racket, Tcl, Objective-C, PowerShell
-SecretManagement and PSGallery, Fish, Nushell, csh, Makefiles, Justfiles, Bazel, Earthly, Dagger, mise, Tilt,
+SecretManagement and PSGallery, Fish, Nushell, csh, Makefiles, Justfiles, Bazel, Earthly, Dagger, ccache, mise, Tilt,
 devcontainers, Dockerfiles, Packer, CDK), OS and desktop formats (launchd plists,
 ``.mobileconfig``, Windows ``.reg``, ``.udl``, ``unattend.xml``, ``.desktop`` entries, systemd
 mount units, cloud-init, Kickstart, preseed, Remmina profiles), home-lab and device
@@ -420,18 +420,11 @@ def _languages_and_builds(d: _Batch5Draw, add: Add) -> None:
         t,
         f"env:\n  DEVELOCITY_ACCESS_KEY: ge.acme.dev={t}\nsteps:\n  - run: ./gradlew build --scan",
     )
-    t = d.s("nx-cloud", 60, BASE64URL)
+    p = d.password("ccache-remote")
     add(
-        "nx-json-cloud-access-token",
-        t,
-        json.dumps(
-            {
-                "$schema": "./node_modules/nx/schemas/nx-schema.json",
-                "nxCloudAccessToken": t,
-                "targetDefaults": {"build": {"cache": True}},
-            },
-            indent=2,
-        ),
+        "ccache-conf-remote-storage-redis-password",
+        p,
+        f"# ~/.config/ccache/ccache.conf\nmax_size = 20G\nremote_storage = redis://:{p}@cache.acme.internal:6379|connect-timeout=500\nremote_only = false\n",
     )
     t = d.s("turbo-token", 24, ALNUM)
     add(
@@ -1771,6 +1764,7 @@ NAMES: frozenset[str] = frozenset(
         "bazelrc-remote-header-api-key",
         "bunfig-toml-scoped-registry-token",
         "bunny-net-accesskey-header",
+        "ccache-conf-remote-storage-redis-password",
         "capistrano-ssh-options-password",
         "cdk-secretvalue-unsafe-plaintext",
         "cerebras-client-api-key",
@@ -1907,7 +1901,6 @@ NAMES: frozenset[str] = frozenset(
         "ntfy-access-token-publish",
         "nushell-env-assignment",
         "nuxt-runtime-config-private-key",
-        "nx-json-cloud-access-token",
         "objc-nsurlcredential-with-user",
         "ocaml-cohttp-basic-auth-credential",
         "octoprint-config-yaml-api-key",
