@@ -2,8 +2,8 @@
 
 The server's answers depend on the client in a few places only: hover (command links for
 VS Code), code actions and their edits (resolve support, document changes) and the
-configuration pull. Modules that test those mark themselves ``every_client`` and run each
-test once per client; every other test runs once, as one of the two (chosen by its name, so
+configuration pull. Tests whose checks differ there (a module, or a single test) are marked
+``every_client`` and run once per client; every other test runs once, as one of the two (chosen by its name, so
 both clients keep being exercised across the suite). Tests that only need *a* server that
 stays up, not a fresh one, share one per module (:func:`shared_session`).
 """
@@ -65,8 +65,12 @@ def one_client_for(name: str) -> str:
 
 
 def client_kinds(test: pytest.Function) -> list[str]:
-    """The clients ``test`` runs as: both where marked ``every_client``, else one by its name."""
-    if test.get_closest_marker("every_client"):
+    """The clients ``test`` runs as: both where marked ``every_client``, else one by its name.
+
+    ``COMODOR_EVERY_CLIENT=1`` runs every test as both: after changing how the server reads
+    the client's capabilities, it checks that the marks still cover every difference.
+    """
+    if test.get_closest_marker("every_client") or os.environ.get("COMODOR_EVERY_CLIENT") == "1":
         return list(CLIENTS)
     return [one_client_for(test.name)]
 

@@ -16,8 +16,6 @@ import pytest
 from tests.lsp.session import Session
 from tests.support.corrections import CORRECTION
 
-pytestmark = pytest.mark.every_client  # the answer depends on the client's capabilities
-
 # (dimension, old value, new value, file suffix, a document that breaks the new value)
 DIMENSIONS = [
     ("quotes.style", "single", "double", ".py", "z = 'c'\nw = 'd'\n"),

@@ -100,7 +100,6 @@ async def test_fix_all_mends_the_file_and_the_diagnostics_clear(session: Session
     assert await session.wait_diagnostics("c.py", lambda d: len(d) == 0) == []
 
 
-@pytest.mark.every_client  # code actions and their edits depend on the client
 async def test_a_source_fix_all_request_from_an_editor_finds_ours(session: Session) -> None:
     await learned_quotes(session)
     session.open("c.py", NEW_FILE)
@@ -169,7 +168,6 @@ async def test_forgetting_the_rule_clears_its_diagnostics(session: Session) -> N
     assert await session.wait_diagnostics("a.py", lambda d: len(d) == 0) == []
 
 
-@pytest.mark.every_client  # code actions and their edits depend on the client
 async def test_not_here_is_a_vote_against_the_rule_and_hides_that_place(session: Session) -> None:
     await learned_quotes(session)
     session.open("c.py", NEW_FILE)

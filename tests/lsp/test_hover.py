@@ -6,8 +6,6 @@ import pytest
 
 from tests.lsp.session import Session
 
-pytestmark = pytest.mark.every_client  # the answer depends on the client's capabilities
-
 AGENT_TEXT = 'name = "comodor"\ngreeting = "hello"\n'
 USER_TEXT = "name = 'comodor'\ngreeting = 'hello'\n"
 
@@ -47,6 +45,7 @@ async def test_learned_rule_shows_counted_evidence_only_for_its_language(session
     assert await session.hover("main.go") is None
 
 
+@pytest.mark.every_client  # links are for clients that render them; the rest reads the same
 async def test_command_links_only_for_clients_that_render_them(session: Session) -> None:
     rule = (await session.command("comodor.teachRule", {"statement": "Use tabs."}))["rule"]
     session.open("a.py", "x = 1\n")
