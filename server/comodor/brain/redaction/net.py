@@ -56,11 +56,12 @@ RANDOM: Final = 3
 # and ``token,`` -- most of the words in code -- before any Python runs.
 _WORD_RE: Final = re.compile(
     r"(?:pass|pwd|pw|secret|token|key|cred|auth|psk|login)[a-z0-9_.-]{0,40}+"
-    r"(?=[\"'`\]>]?[ \t]{0,32}(?:[=:]|->)|[\"'`\]>]?[ \t]{1,32}[^\s=:(,)]|[(,]?[ \t]?[\"'`])"
+    r"(?=[\"'`\]>]?[ \t]{0,32}(?:[=:]|->)|[\"'`\]>]?[ \t]{1,32}[^\s=:(,)]"
+    r"|[(,]?[ \t]?[\"'`]|>[^\s<])"
 )
 _NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
 _NAME_REACH: Final = 40
-_REFERENCE_MARKS: Final = frozenset("$%{@")
+_REFERENCE_MARKS: Final = frozenset("$%@")
 # What may stand between a name and its value: a closing quote or bracket, blanks, an operator
 # of some syntax, "is", an opening quote. Read on the original text from the end of the name.
 _GAP: Final = re.compile(
@@ -108,6 +109,15 @@ def _name_around(text: str, start: int, end: int) -> tuple[int, int]:
     while stop < limit and text[stop] in _NAME_CHARS:
         stop += 1
     return begin, stop
+
+
+def _referenced(text: str, begin: int) -> bool:
+    """Whether the name starting at *begin* is a variable's reference: $X, %X%, @X, ${X}, {{X}}.
+
+    A brace alone opens a record (``{password, "X"}``), not a reference.
+    """
+    before = text[max(0, begin - 2) : begin]
+    return before[-1:] in _REFERENCE_MARKS or before in {"${", "{{", "#{"}
 
 
 def _named_kind(name: str) -> bool | None:
@@ -265,8 +275,8 @@ def _plain_place(text: str, gap: re.Match[str], end: int) -> bool:
         return False
     if gap.group("quote"):
         return True
-    line_ends = end >= len(text) or text[end] in "\r\n"
-    return line_ends and not between.startswith(("'", '"', "`"))
+    rest = text[end : line_end(text, end, 8)]
+    return not rest.strip(" \t.!?") and not between.startswith(("'", '"', "`"))
 
 
 def _further(text: str, start: int) -> list[tuple[int, int]]:
@@ -285,7 +295,7 @@ def _further(text: str, start: int) -> list[tuple[int, int]]:
 
 def _spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     begin, name_end = _name_around(text, m.start(), m.end())
-    if begin and text[begin - 1] in _REFERENCE_MARKS:
+    if _referenced(text, begin):
         return []  # "$PASSPHRASE", %TOKEN%, ${SECRET}: a reference stands here, not a name
     name = text[begin:name_end]
     strength = _named_kind(name)
