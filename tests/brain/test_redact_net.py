@@ -70,6 +70,15 @@ MARK = "[REDACTED:secret-shaped-value]"
             "fa4eb53bac5a2dba3dfcaaf79e0d7fb402ea6fed54a1248db0c8d88bb04b03f9",
         ),
         ("POSTGRES_PASSWORD=postgres196\n", "postgres196"),
+        ("DB_PASSWORD=FakePass1nW%TZ5z4kdg", "FakePass1nW%TZ5z4kdg"),
+        (
+            "PRIVATE_KEY=0xfa4eb95598187d1c4a0edc05f223fd987b9cef85be1647f7355d9b19cf68defb",
+            "fa4eb95598187d1c4a0edc05f223fd987b9cef85be1647f7355d9b19cf68defb",
+        ),
+        (
+            "vault login hvs.CAESIV6G8IuP0r0uDgdiZ5riWwVyZaca0Oo8Z2",
+            "CAESIV6G8IuP0r0uDgdiZ5riWwVyZaca0Oo8Z2",
+        ),
     ],
 )
 def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
@@ -114,6 +123,12 @@ def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
         '"auth.login.error2": "Invalid password"',
         '"ARN": "arn:aws:secretsmanager:us-west-2:123456789012:secret:MyTestSecret-a1b2c3",',
         "for key in sorted(keys):",
+        # found in site-packages while tuning: attribute paths, pairs, hex ranges, escapes, flags
+        "MLKEM768X25519PrivateKey = rust_openssl.hpke.MLKEM768X25519PrivateKey",
+        "key1=value1//key2=value2//...",
+        "# RFC 7230 token chars minus DEL; visible ASCII 0x20-0x7E is the bound",
+        "outmess('Will pass --lower to f2py\\nSee https://numpy.org/doc/')",
+        "cookie-set remember_me token123 --expires=1893456000",
         "passes = 3",
     ],
 )

@@ -27,6 +27,7 @@ millisecond more. Random tokens standing alone, with no word near, are the entro
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Final
 
@@ -34,6 +35,7 @@ from .base import ENTROPY, Rule, line_end, shannon_entropy
 from .values import (
     FIELD_WORDS,
     chosen,
+    drawn_letters,
     expected_entropy,
     is_reference,
     looks_random,
@@ -51,11 +53,13 @@ PLAIN: Final = 1
 PICKED: Final = 2
 RANDOM: Final = 3
 
-# A secret word, the rest of its name, and the start of what may stand between the name and a
-# value (an operator, a blank and a word, a quote): the regex engine drops ``key]``, ``keys()``
-# and ``token,`` -- most of the words in code -- before any Python runs.
+# A secret word ending a name (password, DB_PASSWD_2, credentials, authorization), and the start
+# of what may stand between the name and a value (an operator, a blank and a word, a quote):
+# the regex engine drops ``KeyError``, ``keys()``, ``token,`` and ``password_file`` -- most of
+# the words in code -- before any Python runs.
 _WORD_RE: Final = re.compile(
-    r"(?:pass|pwd|pw|secret|token|key|cred|auth|psk|login)[a-z0-9_.-]{0,40}+"
+    r"(?:pass|pwd|pw|secret|token|key|cred|auth|psk|login)"
+    r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
     r"(?=[\"'`\]>]?[ \t]{0,32}(?:[=:]|->)|[\"'`\]>]?[ \t]{1,32}[^\s=:(,)]"
     r"|[(,]?[ \t]?[\"'`]|>[^\s<])"
 )
@@ -70,12 +74,12 @@ _GAP: Final = re.compile(
 )
 # A value: no blank, no quote, no bracket (a call or an index is code), no separator of lists
 # or query strings.
-_VALUE: Final = re.compile(r"[^\s\"'`<>,;(){}\[\]&|]{4,200}")
+_VALUE: Final = re.compile(r"[^\s\"'`<>,;(){}\[\]&|\\]{4,200}")
 # What may follow an unquoted value: nothing, a blank, or a delimiter that closes it.
-_VALUE_END: Final = frozenset(" \t\r\n,;)}]&|<\"'")
+_VALUE_END: Final = frozenset(" \t\r\n,;)}]&|<\"'\\")
 # Further along the line: quoted literals and blank-separated words.
 _LATER: Final = re.compile(
-    r"\"(?P<dq>[^\"\s\\]{8,128})\"|'(?P<sq>[^'\s\\]{8,128})'|(?<![^\s=:])(?P<bare>[^\s\"'`<>,;(){}\[\]&|=]{8,128}={0,2})(?=[\s,;)]|$)"
+    r"\"(?P<dq>[^\"\s\\]{8,128})\"|'(?P<sq>[^'\s\\]{8,128})'|(?<![^\s=:])(?P<bare>[^\s\"'`<>,;(){}\[\]&|=\\]{8,128}={0,2})(?=[\s,;)]|$)"
 )
 _FORMATTED: Final = re.compile(r"[ \t]*(?:%[^=]|\.format\()")
 _SCHEME: Final = re.compile(r"[A-Z][A-Za-z0-9-]{2,24}")
@@ -89,6 +93,9 @@ _PERSON_FIRST: Final = re.compile(r"[A-Z][a-z]{2,}[0-9]+")
 _ISSUER_PART: Final = re.compile(r"[A-Za-z][A-Za-z0-9]{0,7}[_.-]")
 _NOT_HEX: Final = re.compile(r"[^0-9a-fA-F-]")
 MIN_DRAWN: Final = 20
+_REPEATED_SYMBOL: Final = re.compile(r"([/.:])\1")
+_HEX_NUMBERS: Final = re.compile(r"(?:0[xX][0-9a-fA-F]{1,16}[-:,.]?)+")
+_FLAG: Final = re.compile(r"--?[A-Za-z]")
 _FORMAT: Final = re.compile(r"%[-+ #0-9.]*[a-zA-Z]")
 _VERSION: Final = re.compile(r"v?[0-9]+(?:[._-][0-9A-Za-z]+)+")
 # Host names, with a port or not: db.internal, gotham.b5local.com:4000.
@@ -120,8 +127,12 @@ def _referenced(text: str, begin: int) -> bool:
     return before[-1:] in _REFERENCE_MARKS or before in {"${", "{{", "#{"}
 
 
+@functools.lru_cache(maxsize=4096)
 def _named_kind(name: str) -> bool | None:
-    """Whether *name* names a secret strongly (``api_token``), weakly (``key``), or not."""
+    """Whether *name* names a secret strongly (``api_token``), weakly (``key``), or not.
+
+    Cached: code says ``key`` and ``token`` over and over.
+    """
     bare = name.rstrip("0123456789_.-").lstrip("-_.")
     if bare.lower().endswith("pw"):
         return True
@@ -158,8 +169,12 @@ def _code(value: str) -> bool:
         or _ADDRESS.fullmatch(value)
         or _VERSION.fullmatch(value)
         or _HOSTISH.fullmatch(value)
+        or _HEX_NUMBERS.fullmatch(value)
+        or _FLAG.match(value)
+        or _CAMEL_TAIL.search(value)
+        or "\\" in value
     ):
-        return True
+        return True  # a flag, 0x20-0x7E, Ed25519PrivateKey, f2py\nSee: code and text
     if len(_FORMAT.findall(value)) >= 2:
         return True  # "%Y-%m-%d", "%s:%d": a format
     return not plausible_bare(value) and not (
@@ -171,10 +186,10 @@ def shape(value: str) -> int:
     """How much *value* looks like a credential: 0 (code, a word), PLAIN, PICKED or RANDOM."""
     if _HEX.fullmatch(value):
         return PICKED  # a hex key or a UUID token: a credential only where a name says so
+    if _issued(value):
+        return RANDOM  # before the code check: hvs.<draw> is no attribute path
     if _code(value):
         return 0
-    if _issued(value):
-        return RANDOM
     if not wordy(value) and (_drawn(value) or random_letters(value)):
         return RANDOM
     if any(word in value.lower() for word in FIELD_WORDS):
@@ -195,13 +210,15 @@ def _issued(value: str) -> bool:
         if part is None:
             return False
         body = body[part.end() :]
-        if len(body) >= 16 and shape(body) >= PICKED:
+        if len(body) >= 16 and "." not in body and shape(body) >= PICKED:
             return True
     return False
 
 
 def _short_draw(value: str) -> bool:
     """``ldyWzNAOOBAVtiaM``: 16 or more random characters, too few to tell from a name alone."""
+    if drawn_letters(value, least=16):
+        return True  # ldyWzNAOOBAVtiaM: base52 with no digit drawn
     return (
         looks_random(value)
         and _NOT_HEX.search(value) is not None
@@ -218,6 +235,8 @@ def _drawn(value: str) -> bool:
     core = value.rstrip("=")
     if len(core) < MIN_DRAWN or not any(c.isdigit() for c in core):
         return False
+    if "=" in core or _REPEATED_SYMBOL.search(core):
+        return False  # value1//key2=value2//...: pairs and paths, not a draw
     if not any(c.isalpha() for c in core) or _NOT_HEX.search(core) is None:
         return False
     alphabet = 62 if any(c.isupper() for c in core) and any(c.islower() for c in core) else 36
