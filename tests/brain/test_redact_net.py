@@ -60,6 +60,14 @@ MARK = "[REDACTED:secret-shaped-value]"
             'api = Sdk.builder().secret_key("sk_sbox_5napsjc2rvnrsxvegu2cdudtlc").build()',
             "sk_sbox_5napsjc2rvnrsxvegu2cdudtlc",
         ),
+        # a user and a password joined by a colon or a comma, a URL's user-info
+        ("lftp -u deploy,Lantern87v.7y sftp://files.acme.dev", "Lantern87v.7y"),
+        ("etcdctl --user root:Harbor71ByERHyV get /registry", "Harbor71ByERHyV"),
+        ('user = "jdoe:Tiger81_TmzD"', "Tiger81_TmzD"),
+        (
+            "CELERY_BROKER=amqps://worker:Lantern49g4bbbp@mq.example.com:5671/prod",
+            "Lantern49g4bbbp",
+        ),
         # an issuer's prefix before a draw, hex under a strong name
         (
             "access-token: dop_v1_293326c35be4da0e306c34f8f1386bc342beb31002229d395634e6a6a2172922\n",
@@ -123,6 +131,9 @@ def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
         '"auth.login.error2": "Invalid password"',
         '"ARN": "arn:aws:secretsmanager:us-west-2:123456789012:secret:MyTestSecret-a1b2c3",',
         "for key in sorted(keys):",
+        'url = "http://localhost:8080/path"',
+        "def login(user: str, pw: str) -> None:",
+        "user:group 1000:1000",
         # found in site-packages while tuning: attribute paths, pairs, hex ranges, escapes, flags
         "MLKEM768X25519PrivateKey = rust_openssl.hpke.MLKEM768X25519PrivateKey",
         "key1=value1//key2=value2//...",
@@ -140,15 +151,18 @@ def test_code_ids_hashes_and_test_data_next_to_a_secret_word_are_left_untouched(
 
 
 def test_the_net_and_the_random_token_net_alone_catch_most_kinds_of_every_earlier_corpus() -> None:
-    """Leave-family-out, seed 0. Measured with seeds 0-2 (bench/redaction.py --arm last-line):
-    random-token net alone 32% of 635 kinds, the new net alone 62%, both 70%; held-out parts
-    together 67% (112 of 166). The bounds leave a few points for other seeds."""
+    """Leave-family-out, seed 0. Measured (bench/redaction.py --arm last-line, seeds 0-2, a
+    kind caught in every seed): the random-token net alone 32% of 635 kinds, the new net alone
+    66%, both 73%; the held-out parts together 71%. Per seed 0-3: both 74-75%, held-out
+    73-74%, the net alone 66-67%. The bounds leave five points for other seeds."""
     both = caught_alone(LAST_LINE, [0])
     kinds = sum(k for k, _ in both.values())
     caught = sum(c for _, c in both.values())
-    assert caught >= 0.66 * kinds
+    assert caught >= 0.69 * kinds
     held_out = [both[part] for part in both if "held-out" in part or "fresh" in part]
-    assert sum(c for _, c in held_out) >= 0.62 * sum(k for k, _ in held_out)
+    assert sum(c for _, c in held_out) >= 0.68 * sum(k for k, _ in held_out)
+    net_alone = sum(c for _, c in caught_alone(NET_RULES, [0]).values())
+    assert net_alone >= 0.61 * kinds
     # The net is what lifts it: the random-token net alone stays near a third.
     entropy_alone = sum(c for _, c in caught_alone(ENTROPY_RULES, [0]).values())
-    assert caught >= entropy_alone + 0.3 * kinds
+    assert caught >= entropy_alone + 0.35 * kinds
