@@ -26,15 +26,16 @@
    fares. ``--arm fourth`` does the same for the fourth batch,
    ``tests/support/fourth_batch_secrets.py`` (264 kinds by a fresh author).
 
-10. **The last line alone** (``--arm last-line``): leave-family-out. Every named rule switched
-   off, how many kinds of each earlier corpus the rules that need no format catch by
-   themselves (the random-token net, the secret-shaped-value net, both): the nearest measure
-   of a fresh batch without a fresh author (``tests/support/last_line.py``).
-
 9. **A second opinion** (``--arm detect-secrets``, needs ``pip install detect-secrets``): which
    unlisted kinds Yelp's detect-secrets finds (in its file mode, and in its line-by-line
    ad-hoc mode), whether it finds one ours stores, and what it costs on the 5,000-line
    correction.
+
+10. **The last line alone** (``--arm last-line``): leave-family-out. Every named rule
+    switched off, how many kinds of each earlier corpus the rules that need no format catch
+    by themselves (the random-token net, the secret-shaped-value net, both), seeds 0-4 at
+    most: the nearest measure of a fresh batch without a fresh author
+    (``tests/support/last_line.py``).
 
 Run: ``python -m bench.redaction [--seeds 20] [--show 20] [--arm NAME ...]``.
 """
