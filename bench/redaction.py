@@ -33,6 +33,12 @@
    ad-hoc mode), whether it finds one ours stores, and what it costs on the 5,000-line
    correction.
 
+10. **The last line alone** (``--arm last-line``): leave-family-out. Every named rule
+    switched off, how many kinds of each earlier corpus the rules that need no format catch
+    by themselves (the random-token net, the secret-shaped-value net, both), seeds 0-4 at
+    most: the nearest measure of a fresh batch without a fresh author
+    (``tests/support/last_line.py``).
+
 Run: ``python -m bench.redaction [--seeds 20] [--show 20] [--arm NAME ...]``.
 """
 
@@ -52,9 +58,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 import attrs
+from comodor_lsp.brain.redaction import LAST_LINE
+from comodor_lsp.brain.redaction.entropy import ENTROPY_RULES
+from comodor_lsp.brain.redaction.net import NET_RULES
 from comodor_lsp.brain.redaction.redactor import find_secrets, redact
 
 from tests.support import fifth_batch_secrets, fourth_batch_secrets, unseen_secrets
+from tests.support.last_line import caught_alone
 from tests.support.secrets import build_corpus
 from tests.support.unlisted_secrets import FRESH, HELD_OUT, TUNE, UnlistedSample, build_unlisted
 
@@ -278,8 +288,10 @@ ARMS = (
     "correction",
     "speed",
     "detect-secrets",
+    "last-line",
 )
-DEFAULT_ARMS = ARMS[:-1]  # all but detect-secrets (an optional install)
+DEFAULT_ARMS = tuple(arm for arm in ARMS if arm not in ("detect-secrets", "last-line"))
+"""All but detect-secrets (an optional install) and last-line (a measure of the rules)."""
 
 
 def _print_kinds(args: argparse.Namespace) -> None:
@@ -438,6 +450,26 @@ def _print_detect_secrets() -> None:
         print(f"| {mode} | {cpu:.0f} | {found} |")
 
 
+def _print_last_line(args: argparse.Namespace) -> None:
+    """Leave-family-out: the rules that need no format alone, every named rule switched off."""
+    seeds = range(min(args.seeds, 5))
+    print(
+        f"\n## The last line alone: kinds caught with every named rule off "
+        f"(seeds 0-{seeds[-1]}, caught = in every seed)\n"
+    )
+    print("| corpus part | kinds | random-token net | secret-shaped-value net | both |")
+    print("|---|---:|---:|---:|---:|")
+    columns = [caught_alone(rules, seeds) for rules in (ENTROPY_RULES, NET_RULES, LAST_LINE)]
+    totals = [0, 0, 0, 0]
+    for part, (kinds, _) in columns[0].items():
+        caught = [column[part][1] for column in columns]
+        totals = [totals[0] + kinds, *(t + c for t, c in zip(totals[1:], caught, strict=True))]
+        cells = " | ".join(f"{c} ({c / kinds:.0%})" for c in caught)
+        print(f"| {part} | {kinds} | {cells} |")
+    cells = " | ".join(f"{c} ({c / totals[0]:.0%})" for c in totals[1:])
+    print(f"| **all** | {totals[0]} | {cells} |")
+
+
 def _print_speed() -> None:
     print("\n## Speed on 10 MB (one run each; this machine, shared)\n")
     print("| input | seconds | MB/s |")
@@ -482,6 +514,8 @@ def main(argv: list[str] | None = None) -> int:
         _print_speed()
     if "detect-secrets" in arms:
         _print_detect_secrets()
+    if "last-line" in arms:
+        _print_last_line(args)
 
     return 0
 

@@ -32,9 +32,10 @@ merges overlapping findings and writes the markers.
 from __future__ import annotations
 
 import bisect
+from collections.abc import Sequence
 
 from . import RULES
-from .base import MARKER_PREFIX
+from .base import MARKER_PREFIX, Rule
 from .matching import SecretMatch, candidates, merge
 
 __all__ = ["MARKER_PREFIX", "SecretMatch", "contains_secret", "cut", "find_secrets", "redact"]
@@ -79,7 +80,7 @@ def _to_original(found: list[SecretMatch], applied: list[SecretMatch]) -> list[S
     return mapped
 
 
-def _scan(text: str) -> tuple[list[SecretMatch], str]:
+def _scan(text: str, rules: Sequence[Rule] = RULES) -> tuple[list[SecretMatch], str]:
     """Find the secrets in *text* and redact them, until redacting again would change nothing.
 
     Redacting one secret can expose another: a key glued to the end of another token fails
@@ -88,10 +89,10 @@ def _scan(text: str) -> tuple[list[SecretMatch], str]:
     ``redact(redact(x)) == redact(x)``; for the usual text it costs one extra scan when a
     secret was found and nothing when none was.
     """
-    matches = merge(candidates(text, RULES))
+    matches = merge(candidates(text, rules))
     redacted = _replace(text, matches) if matches else text
     while matches:
-        more = merge(candidates(redacted, RULES))
+        more = merge(candidates(redacted, rules))
         if not more:
             break
         matches = merge(
@@ -115,15 +116,18 @@ def find_secrets(text: str) -> list[SecretMatch]:
     return _scan(text)[0]
 
 
-def redact(text: str) -> str:
+def redact(text: str, *, rules: Sequence[Rule] = RULES) -> str:
     """Return *text* with every secret replaced by ``[REDACTED:<kind>]``.
 
     Assignments keep their name and operator (``password = [REDACTED:password]``) and URLs keep
     their scheme and host (``https://[REDACTED:url-credentials]@example.com/``), so redacted
     text stays readable. ``redact(redact(x)) == redact(x)``.
+
+    *rules* is the whole catalogue; a part of it (:data:`comodor.brain.redaction.LAST_LINE`)
+    is passed only to measure what that part catches alone.
     """
     _require_str(text, "redact")
-    return _scan(text)[1]
+    return _scan(text, rules)[1]
 
 
 def contains_secret(text: str) -> bool:

@@ -1,0 +1,362 @@
+"""The last-line net: a secret-shaped value standing where a value stands, whatever its format.
+
+Every named family was written from formats someone had seen, and every batch of kinds written
+by a new author leaked one kind in six to three at first look. This net does not know formats.
+It scores two things a credential has wherever it is written, and redacts when both are high:
+
+* **place** -- a word that says secret (``pass``, ``pwd``, ``pw``, ``secret``, ``token``,
+  ``key``, ``cred``, ``auth``, ``psk``, ``login``) in any casing or separator, and after it,
+  on the same line, the value it names: right after an operator of any syntax (``=``, ``:``,
+  ``=>``, ``:=``, ``->``, a closing quote or ``>``, a blank, ``is``), or further along as an
+  argument of the call or command the word names (``HTTPBasicAuth("u", X)``, ``login u X``),
+  or a user's password joined to the user by a colon or a comma (``-u ci:X``, ``--user
+  root:X``, ``user = "jdoe:X"``, ``lftp -u deploy,X``, ``amqps://worker:X@host``);
+* **shape** -- what the value looks like (:func:`shape`): drawn at random (any alphabet but
+  bare hex, which is ordinary in code), picked by a person (letters with digits and a symbol
+  or a case flip, not words run together), or -- only right after a strong name -- a plain
+  word with digits (``postgres196``).
+
+A strong name (``password``, ``api_token``) takes any shape right after it; a weak one
+(``key``, ``auth``) or a value further along the line needs a random or picked one. Values
+that are code -- references, templates, calls, attribute paths, paths, numbers, identifiers,
+versions -- are never taken (:func:`comodor.brain.redaction.values.plausible_bare`).
+
+The net is anchored on those words (and ``user``, ``-u``, ``://``), so the engine's prefix
+index skips every line without one, and its regex drops words that do not end a name or are
+not followed by a value (``KeyError``, ``keys()``, ``token,``): 29 matches are left to classify
+in a 5,000-line correction, about 0.25 ms of CPU. Random tokens standing alone, with no word
+near, are the entropy net's (:mod:`.entropy`).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Final
+
+from .base import ENTROPY, Rule, line_end, shannon_entropy
+from .values import (
+    FIELD_WORDS,
+    chosen,
+    drawn_letters,
+    expected_entropy,
+    is_reference,
+    looks_random,
+    ordered_fraction,
+    plausible_bare,
+    random_letters,
+    secret_name,
+    wordy,
+)
+
+KIND: Final = "secret-shaped-value"
+
+# Shapes, weakest first: a word with digits, a chosen password, a random draw.
+PLAIN: Final = 1
+PICKED: Final = 2
+RANDOM: Final = 3
+
+# A secret word ending a name (password, DB_PASSWD_2, credentials, authorization), and the start
+# of what may stand between the name and a value (an operator, a blank and a word, a quote):
+# the regex engine drops ``KeyError``, ``keys()``, ``token,`` and ``password_file`` -- most of
+# the words in code -- before any Python runs.
+_WORD_RE: Final = re.compile(
+    r"(?:pass|pwd|pw|secret|token|key|cred|auth|psk|login)"
+    r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
+    r"(?=[\"'`\]>]?[ \t]{0,32}(?:[=:]|->)|[\"'`\]>]?[ \t]{1,32}[^\s=:(,)]"
+    r"|[(,]?[ \t]?[\"'`]|>[^\s<])"
+)
+_NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
+_NAME_REACH: Final = 40
+_REFERENCE_MARKS: Final = frozenset("$%@")
+# What may stand between a name and its value: a closing quote or bracket, blanks, an operator
+# of some syntax, "is", an opening quote. Read on the original text from the end of the name.
+_GAP: Final = re.compile(
+    r"[\"'`\]>]?[ \t]{0,32}(?:=>|:=|->|==?|:|::)?[ \t]{0,4}"
+    r"(?:(?:is|was|are|IS|Is)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>[\"'`]?)"
+)
+# A value: no blank, no quote, no bracket (a call or an index is code), no separator of lists
+# or query strings.
+_VALUE: Final = re.compile(r"[^\s\"'`<>,;(){}\[\]&|\\]{4,200}")
+# What may follow an unquoted value: nothing, a blank, or a delimiter that closes it.
+_VALUE_END: Final = frozenset(" \t\r\n,;)}]&|<\"'\\")
+# Further along the line: quoted literals and blank-separated words.
+_LATER: Final = re.compile(
+    r"\"(?P<dq>[^\"\s\\]{8,128})\"|'(?P<sq>[^'\s\\]{8,128})'|(?<![^\s=:])(?P<bare>[^\s\"'`<>,;(){}\[\]&|=\\]{8,128}={0,2})(?=[\s,;)]|$)"
+)
+_FORMATTED: Final = re.compile(r"[ \t]*(?:%[^=]|\.format\()")
+_SCHEME: Final = re.compile(r"[A-Z][A-Za-z0-9-]{2,24}")
+_LINE_REACH: Final = 160
+_HEX: Final = re.compile(r"[0-9a-fA-F]{32,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_SYMBOLS: Final = frozenset("!#$%^&*@~+?=")
+_DIGIT_THEN_LETTER: Final = re.compile(r"[0-9][_.-]?[A-Za-z]")
+_WORD_AND_DIGITS: Final = re.compile(r"[A-Za-z]{3,}[0-9]+")
+_CAMEL_TAIL: Final = re.compile(r"[0-9](?:[A-Z][a-z]{2,}){2,}$")
+_PERSON_FIRST: Final = re.compile(r"[A-Z][a-z]{2,}[0-9]+")
+_ISSUER_PART: Final = re.compile(r"[A-Za-z][A-Za-z0-9]{0,7}[_.-]")
+_NOT_HEX: Final = re.compile(r"[^0-9a-fA-F-]")
+MIN_DRAWN: Final = 20
+_REPEATED_SYMBOL: Final = re.compile(r"([/.:])\1")
+_HEX_NUMBERS: Final = re.compile(r"(?:0[xX][0-9a-fA-F]{1,16}[-:,.]?)+")
+_FLAG: Final = re.compile(r"--?[A-Za-z]")
+_FORMAT: Final = re.compile(r"%[-+ #0-9.]*[a-zA-Z]")
+_VERSION: Final = re.compile(r"v?[0-9]+(?:[._-][0-9A-Za-z]+)+")
+# Host names, with a port or not: db.internal, gotham.b5local.com:4000.
+_HOSTISH: Final = re.compile(r"[a-z0-9-]+(?:\.[a-z0-9-]+)+(?::[0-9]{1,5})?")
+# Addresses of people and machines: ops@acme.dev, deploy@10.0.0.5 (P@ssw0rd has no dot after).
+_HOST_AFTER: Final = re.compile(r"[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[:/]|$)")
+_ADDRESS: Final = re.compile(r"[^@\s]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+")
+
+
+def _name_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """Where the whole name a secret word at ``text[start:end]`` belongs to starts and ends."""
+    begin = start
+    limit = max(0, start - _NAME_REACH)
+    while begin > limit and text[begin - 1] in _NAME_CHARS:
+        begin -= 1
+    stop = end
+    limit = min(len(text), end + _NAME_REACH)
+    while stop < limit and text[stop] in _NAME_CHARS:
+        stop += 1
+    return begin, stop
+
+
+def _referenced(text: str, begin: int) -> bool:
+    """Whether the name starting at *begin* is a variable's reference: $X, %X%, @X, ${X}, {{X}}.
+
+    A brace alone opens a record (``{password, "X"}``), not a reference.
+    """
+    before = text[max(0, begin - 2) : begin]
+    return before[-1:] in _REFERENCE_MARKS or before in {"${", "{{", "#{"}
+
+
+@functools.lru_cache(maxsize=4096)
+def _named_kind(name: str) -> bool | None:
+    """Whether *name* names a secret strongly (``api_token``), weakly (``key``), or not.
+
+    Cached: code says ``key`` and ``token`` over and over.
+    """
+    bare = name.rstrip("0123456789_.-").lstrip("-_.")
+    if bare.lower().endswith("pw"):
+        return True
+    said = secret_name(bare)
+    return None if said is None else said[1]
+
+
+def _picked(value: str) -> bool:
+    """``Copper49Ad#3rHz``, ``Summer439VRDOLF0rI``: letters and digits a person put together.
+
+    Both cases or a symbol, a digit, and not words run together (``isES2015OrLaterIterable``
+    is an identifier, ``%Y-%m-%dT%H`` a format).
+    """
+    if not 8 <= len(value) <= 64 or not any(c.isdigit() for c in value):
+        return False
+    if sum(c.islower() for c in value) < 2:
+        return False  # PBES2g-HS256, AES256GCM: names of algorithms, not typed passwords
+    if _CAMEL_TAIL.search(value):
+        return False  # Ed25519PrivateKey: words after the digits, as in a type's name
+    # ES2015, Win32, Utf8: an identifier's digits end a word; a person types on past them.
+    return any(c in _SYMBOLS for c in value) or (
+        chosen(value) and bool(_DIGIT_THEN_LETTER.search(value))
+    )
+
+
+def _code(value: str) -> bool:
+    """Whether *value* is code or text rather than a literal credential (see ``plausible_bare``).
+
+    A dotted value that starts with a capitalised word and digits (``Orbit82.yLo.dc``) is
+    typed by a person: attribute paths start with a module or an object (``settings.X``).
+    """
+    if (
+        is_reference(value)
+        or _ADDRESS.fullmatch(value)
+        or _VERSION.fullmatch(value)
+        or _HOSTISH.fullmatch(value)
+        or _HEX_NUMBERS.fullmatch(value)
+        or _FLAG.match(value)
+        or _CAMEL_TAIL.search(value)
+        or "\\" in value
+    ):
+        return True  # a flag, 0x20-0x7E, Ed25519PrivateKey, f2py\nSee: code and text
+    if len(_FORMAT.findall(value)) >= 2:
+        return True  # "%Y-%m-%d", "%s:%d": a format
+    return not plausible_bare(value) and not (
+        "." in value and _PERSON_FIRST.match(value) is not None
+    )
+
+
+def shape(value: str) -> int:
+    """How much *value* looks like a credential: 0 (code, a word), PLAIN, PICKED or RANDOM."""
+    if _HEX.fullmatch(value):
+        return PICKED  # a hex key or a UUID token: a credential only where a name says so
+    if _issued(value):
+        return RANDOM  # before the code check: hvs.<draw> is no attribute path
+    if _code(value):
+        return 0
+    if not wordy(value) and (_drawn(value) or random_letters(value)):
+        return RANDOM
+    if any(word in value.lower() for word in FIELD_WORDS):
+        return 0  # MyTestSecret-a1b2c3, password2: a name, not what it names
+    if not wordy(value) and (_picked(value) or _short_draw(value)):
+        return PICKED
+    # Tiger613dtte, postgres196: a word and digits, which only a strong name makes a secret.
+    if len(value) >= 6 and _WORD_AND_DIGITS.match(value) and not _HOSTISH.fullmatch(value):
+        return PLAIN
+    return 0
+
+
+def _issued(value: str) -> bool:
+    """``dop_v1_<hex>``, ``pat-na1-<uuid>``: up to three short parts naming an issuer, a draw."""
+    body = value
+    for _ in range(3):
+        part = _ISSUER_PART.match(body)
+        if part is None:
+            return False
+        body = body[part.end() :]
+        if len(body) >= 16 and "." not in body and shape(body) >= PICKED:
+            return True
+    return False
+
+
+def _short_draw(value: str) -> bool:
+    """``ldyWzNAOOBAVtiaM``: 16 or more random characters, too few to tell from a name alone."""
+    if drawn_letters(value, least=16):
+        return True  # ldyWzNAOOBAVtiaM: base52 with no digit drawn
+    return (
+        looks_random(value)
+        and _NOT_HEX.search(value) is not None
+        and _CAMEL_TAIL.search(value) is None
+    )
+
+
+def _drawn(value: str) -> bool:
+    """``twkg7bpc4uvo3ui2l5uwq2zj``, ``Kbn9MKGkEzIe...``: 20 or more characters drawn at random.
+
+    As random as a draw from the alphabet the value uses (one case and digits, both cases,
+    base64), with digits and letters both; bare hex is left to names (digests are hex).
+    """
+    core = value.rstrip("=")
+    if len(core) < MIN_DRAWN or not any(c.isdigit() for c in core):
+        return False
+    if "=" in core or _REPEATED_SYMBOL.search(core):
+        return False  # value1//key2=value2//...: pairs and paths, not a draw
+    if not any(c.isalpha() for c in core) or _NOT_HEX.search(core) is None:
+        return False
+    alphabet = 62 if any(c.isupper() for c in core) and any(c.islower() for c in core) else 36
+    return (
+        shannon_entropy(core) >= expected_entropy(len(core), alphabet) - 0.7
+        and ordered_fraction(core) <= 0.25
+    )
+
+
+def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
+    """The value right after a name (``= X``, ``: "X"``, ``is X``), if it has the shape."""
+    gap = _GAP.match(text, name_end)
+    if gap is None or gap.end() == name_end:
+        return None
+    m = _VALUE.match(text, gap.end())
+    if m is None:
+        return None
+    start, end = m.span()
+    quote = gap.group("quote")
+    if quote:
+        if not text.startswith(quote, end):
+            return None  # the quoted value holds something a value does not
+        if _FORMATTED.match(text, end + 1):
+            return None  # "VS%0.f0COMNTOOLS" % version: a format, filled in
+    elif end < len(text) and text[end] not in _VALUE_END:
+        return None
+    at = text.rfind("@", start, end)
+    if at > start and _HOST_AFTER.match(text, at + 1, end):
+        end = at  # x-access-token:<token>@github.com/...: the host is not the value
+    value = text[start:end]
+    if not quote:
+        trimmed = value.rstrip(".:!?")
+        end -= len(value) - len(trimmed)
+        value = trimmed
+    found = shape(value)
+    if not found and not quote and _SCHEME.fullmatch(value) and text.startswith(" ", end):
+        # Authorization: GenieKey <value>, Bearer <value>: the scheme names the value after it
+        return _adjacent(text, end, strong)
+    if found == RANDOM or (strong and found >= PICKED):
+        return start, end
+    if strong and found == PLAIN and _plain_place(text, gap, end):
+        return start, end
+    return None
+
+
+def _plain_place(text: str, gap: re.Match[str], end: int) -> bool:
+    """Whether a plain value (``postgres196``) stands where only a literal can stand.
+
+    A quoted value after an operator, or a bare one ending the line after a bare name (YAML,
+    INI, ``.env``). Not an argument (``Buffer(password, 'utf16le')``, ``createToken('GTE0')``)
+    nor a bare value after a quoted name (``'Authorization': type1msg`` is a variable).
+    """
+    between = gap.group()
+    if "," in between or "(" in between:
+        return False
+    if gap.group("quote"):
+        return True
+    rest = text[end : line_end(text, end, 8)]
+    return not rest.strip(" \t.!?") and not between.startswith(("'", '"', "`"))
+
+
+def _further(text: str, start: int) -> list[tuple[int, int]]:
+    """Values further along the line that are random or picked (``login u X``, ``Auth("u", X)``)."""
+    stop = min(line_end(text, start), start + _LINE_REACH)
+    spans: list[tuple[int, int]] = []
+    for m in _LATER.finditer(text, start, stop):
+        which = "dq" if m.group("dq") else "sq" if m.group("sq") else "bare"
+        value = m.group(which)
+        if which != "bare" and _FORMATTED.match(text, m.end()):
+            continue  # "VS%0.f0COMNTOOLS" % version
+        if shape(value) >= PICKED and not _HEX.fullmatch(value):
+            spans.append(m.span(which))
+    return spans
+
+
+def _spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    begin, name_end = _name_around(text, m.start(), m.end())
+    if _referenced(text, begin):
+        return []  # "$PASSPHRASE", %TOKEN%, ${SECRET}: a reference stands here, not a name
+    name = text[begin:name_end]
+    strength = _named_kind(name)
+    if strength is None and not name.lower().endswith("login"):
+        return []
+    adjacent = _adjacent(text, name_end, bool(strength))
+    if adjacent is not None:
+        return [adjacent]
+    if strength is False and not name.lower().endswith("auth"):
+        return []  # "key", "session": too common in code to read the rest of the line for
+    return _further(text, name_end)
+
+
+def _classify(m: re.Match[str], text: str) -> str | None:
+    return KIND if _spans(m, text) else None
+
+
+# A user and a password joined by a colon or a comma: after a user flag or field
+# (``-u ci:X``, ``--user root:X``, ``user = "jdoe:X"``, ``-u deploy,X``) or as a URL's user-info
+# (``amqps://worker:X@host``). Read on the lowercased text, so the engine finds "user", "-u"
+# and "://" by their prefixes.
+_PAIR_RE: Final = re.compile(
+    r"(?:(?:--user|-user|user|-u)(?:name)?[\"']?[ \t]{0,4}[=: \t][ \t]{0,4}[\"']?"
+    r"|://)(?P<user>[^\s:,\"'@/<>=]{1,64})[:,](?P<secret>[^\s\"'`,;@<>]{6,128})"
+)
+
+
+def _classify_pair(m: re.Match[str], text: str) -> str | None:
+    """A user's password: taken when it has a credential's shape (a plain word is a port)."""
+    value = text[m.start("secret") : m.end("secret")]
+    url = m.group().startswith("://")
+    if url and not text.startswith("@", m.end("secret")):
+        return None  # scheme://host:port/..., not user-info
+    least = PLAIN if url else PICKED
+    return KIND if shape(value) >= least and not value.isdigit() else None
+
+
+NET_RULES: Final[tuple[Rule, ...]] = (
+    Rule(KIND, ENTROPY, _WORD_RE, _classify, on_lowercase=True, spans=_spans),
+    Rule(KIND, ENTROPY, _PAIR_RE, _classify_pair, on_lowercase=True),
+)
+"""The net, meant to run after every named rule (:data:`comodor.brain.redaction.RULES`)."""

@@ -1,0 +1,168 @@
+# ruff: noqa: E501  (lines of config and code are data here)
+"""The last-line net: a secret-shaped value where a value stands is caught whatever its format.
+
+Each fresh batch of credential kinds leaked at first look because the named rules know only
+formats someone had seen. These tests run the net alone (every named rule off) over one
+example of each place and shape it is meant for, run the whole catalogue over look-alikes a
+user's code is full of, and keep the leave-family-out figure from falling.
+"""
+
+from __future__ import annotations
+
+import pytest
+from comodor_lsp.brain.redaction import LAST_LINE
+from comodor_lsp.brain.redaction.entropy import ENTROPY_RULES
+from comodor_lsp.brain.redaction.net import NET_RULES
+from comodor_lsp.brain.redaction.redactor import redact
+
+from tests.support.last_line import caught_alone
+
+MARK = "[REDACTED:secret-shaped-value]"
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        # assignments and key/value pairs of many syntaxes
+        ("admin_password = Copper69h5aYe\n", "Copper69h5aYe"),
+        ("database:\n  password: Maple20maA7\n", "Maple20maA7"),
+        (
+            '{"apiToken": "Kbn9MKGkEzIeNMXynkKwSJejFA00n2mNjeMvRoVr"}',
+            "Kbn9MKGkEzIeNMXynkKwSJejFA00n2mNjeMvRoVr",
+        ),
+        ('<user name="ops" password="Orbit26EQB87hBn" roles="admin"/>', "Orbit26EQB87hBn"),
+        ("<Password>Orbit26EQB87hBn</Password>", "Orbit26EQB87hBn"),
+        ("  'dbpassword' => 'Maple12.T9wMaf%',", "Maple12.T9wMaf%"),
+        ('\tPassword: "Summer15Yr_z^",', "Summer15Yr_z^"),
+        ('{db, [{user, "acme"}, {password, "Harbor964fUK"}]}', "Harbor964fUK"),
+        ('  users.root.hashedPassword = "Tiger46IeDuht4";', "Tiger46IeDuht4"),
+        ("root_password           => 'Tiger55xIIaw',", "Tiger55xIIaw"),
+        # flags, prose, headers, a scheme before the value
+        (
+            "acme-cli deploy --api-token=Zkm0O9UJYvDfF6dk2Ohk6pCLXATHcHwF",
+            "Zkm0O9UJYvDfF6dk2Ohk6pCLXATHcHwF",
+        ),
+        ("the temp password is Lantern68qHPhtop.", "Lantern68qHPhtop"),
+        ("PASSWD Harbor92VvgyS%g", "Harbor92VvgyS%g"),
+        ("pw=Tiger1234xQ", "Tiger1234xQ"),
+        (
+            "X-Acme-Token: twkg7bpc4uvo3ui2l5uwq2zjdgudvphaq3f6",
+            "twkg7bpc4uvo3ui2l5uwq2zjdgudvphaq3f6",
+        ),
+        (
+            "-H 'Authorization: GenieKey 6a089000-1704-47a3-a8f0-81008dd02f21'",
+            "6a089000-1704-47a3-a8f0-81008dd02f21",
+        ),
+        # arguments of a call or a command the word names
+        ('session.auth = HTTPBasicAuth("svc-reports", "Copper49Ad#3rHz")', "Copper49Ad#3rHz"),
+        ("acme login deploy Maple106MadS", "Maple106MadS"),
+        (
+            'api = Sdk.builder().secret_key("sk_sbox_5napsjc2rvnrsxvegu2cdudtlc").build()',
+            "sk_sbox_5napsjc2rvnrsxvegu2cdudtlc",
+        ),
+        # a user and a password joined by a colon or a comma, a URL's user-info
+        ("lftp -u deploy,Lantern87v.7y sftp://files.acme.dev", "Lantern87v.7y"),
+        ("etcdctl --user root:Harbor71ByERHyV get /registry", "Harbor71ByERHyV"),
+        ('user = "jdoe:Tiger81_TmzD"', "Tiger81_TmzD"),
+        (
+            "CELERY_BROKER=amqps://worker:Lantern49g4bbbp@mq.example.com:5671/prod",
+            "Lantern49g4bbbp",
+        ),
+        # an issuer's prefix before a draw, hex under a strong name
+        (
+            "access-token: dop_v1_293326c35be4da0e306c34f8f1386bc342beb31002229d395634e6a6a2172922\n",
+            "dop_v1_293326c35be4da0e306c34f8f1386bc342beb31002229d395634e6a6a2172922",
+        ),
+        (
+            "signing_secret: fa4eb53bac5a2dba3dfcaaf79e0d7fb402ea6fed54a1248db0c8d88bb04b03f9\n",
+            "fa4eb53bac5a2dba3dfcaaf79e0d7fb402ea6fed54a1248db0c8d88bb04b03f9",
+        ),
+        ("POSTGRES_PASSWORD=postgres196\n", "postgres196"),
+        ("DB_PASSWORD=FakePass1nW%TZ5z4kdg", "FakePass1nW%TZ5z4kdg"),
+        (
+            "PRIVATE_KEY=0xfa4eb95598187d1c4a0edc05f223fd987b9cef85be1647f7355d9b19cf68defb",
+            "fa4eb95598187d1c4a0edc05f223fd987b9cef85be1647f7355d9b19cf68defb",
+        ),
+        (
+            "vault login hvs.CAESIV6G8IuP0r0uDgdiZ5riWwVyZaca0Oo8Z2",
+            "CAESIV6G8IuP0r0uDgdiZ5riWwVyZaca0Oo8Z2",
+        ),
+    ],
+)
+def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
+    text: str, secret: str
+) -> None:
+    redacted = redact(text, rules=NET_RULES)
+    assert secret not in redacted
+    assert MARK in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # code: references, calls, attributes, indexes, type names, formats
+        "token = tokens[0]",
+        "password = getpass.getpass()",
+        "api_key = settings.API_KEY",
+        "private_key: Ed25519PrivateKey | Ed448PrivateKey",
+        'password = "%s:%s" % (user, pw)',
+        "buf = new Buffer(password, 'utf16le');",
+        "createToken('GTE0PRE', '^\\\\s*>=\\\\s*0\\\\.0\\\\.0-0\\\\s*$')",
+        "'Authorization': type1msg",
+        "password = password2",
+        'toolskey = "VS%0.f0COMNTOOLS" % version',
+        "RegEnumKey = win32api.RegEnumKey",
+        "def open(self, name, mode='r', pwd=None, *, force_zip64=False):",
+        # ids, hashes, versions, paths, hosts, algorithm names
+        "cache_key = 5d41402abc4b2a76b9719d911017c592",
+        "session_key = 123e4567-e89b-12d3-a456-426614174000",
+        "token_commit: 3f786850e387550fdab836ed7e6dc881de23001b",
+        '"AWS::IAM::AccessKey": "62d91b17309e76c8",',
+        "auth_version: v3.2.1",
+        "password_file: /etc/app/pass.txt",
+        "token_url: https://auth.example.com/oauth2/token",
+        'keyAlg: "PBES2g-HS256"',
+        "auth_host = gotham.b5local.com:4000",
+        'sshpass -p "$PASS" ssh deploy@10.0.0.5 uptime',
+        # lockfile integrity, test data, colours, i18n keys, names of other fields
+        '"integrity": "sha512-Hc7FAYvPJJiUVpsmUQoHL1G7NHoNuYHDdHIpFhtbA8F8Ff7d9DVR1OvkuE1DtzQqVPDJ3mOmGwZ9Z4ixBRcZSQ=="',
+        'key = "aGVsbG8gd29ybGQ="',
+        'key: "#ff00aa"',
+        '"auth.login.error2": "Invalid password"',
+        '"ARN": "arn:aws:secretsmanager:us-west-2:123456789012:secret:MyTestSecret-a1b2c3",',
+        "for key in sorted(keys):",
+        'url = "http://localhost:8080/path"',
+        "def login(user: str, pw: str) -> None:",
+        "user:group 1000:1000",
+        # found in site-packages while tuning: attribute paths, pairs, hex ranges, escapes, flags
+        "MLKEM768X25519PrivateKey = rust_openssl.hpke.MLKEM768X25519PrivateKey",
+        "key1=value1//key2=value2//...",
+        "# RFC 7230 token chars minus DEL; visible ASCII 0x20-0x7E is the bound",
+        "outmess('Will pass --lower to f2py\\nSee https://numpy.org/doc/')",
+        "cookie-set remember_me token123 --expires=1893456000",
+        "passes = 3",
+    ],
+)
+def test_code_ids_hashes_and_test_data_next_to_a_secret_word_are_left_untouched(
+    text: str,
+) -> None:
+    # The rules that need no format alone: what the named rules make of these is theirs.
+    assert redact(text, rules=LAST_LINE) == text
+
+
+def test_the_net_and_the_random_token_net_alone_catch_most_kinds_of_every_earlier_corpus() -> None:
+    """Leave-family-out, seed 0. Measured (bench/redaction.py --arm last-line, seeds 0-2, a
+    kind caught in every seed): the random-token net alone 32% of 635 kinds, the new net alone
+    66%, both 73%; the held-out parts together 71%. Per seed 0-3: both 74-75%, held-out
+    73-74%, the net alone 66-67%. The bounds leave five points for other seeds."""
+    both = caught_alone(LAST_LINE, [0])
+    kinds = sum(k for k, _ in both.values())
+    caught = sum(c for _, c in both.values())
+    assert caught >= 0.69 * kinds
+    held_out = [both[part] for part in both if "held-out" in part or "fresh" in part]
+    assert sum(c for _, c in held_out) >= 0.68 * sum(k for k, _ in held_out)
+    net_alone = sum(c for _, c in caught_alone(NET_RULES, [0]).values())
+    assert net_alone >= 0.61 * kinds
+    # The net is what lifts it: the random-token net alone stays near a third.
+    entropy_alone = sum(c for _, c in caught_alone(ENTROPY_RULES, [0]).values())
+    assert caught >= entropy_alone + 0.35 * kinds
