@@ -307,6 +307,7 @@ RECORD_RULES: Final[tuple[Rule, ...]] = (
         _classify_value_field,
         on_lowercase=True,
         spans=_value_field_span,
+        scan_whole=True,  # "value" is everywhere in code: the regex's own scan is cheaper
     ),
     Rule(
         "password",
