@@ -9,6 +9,8 @@ rule can match (literal prefixes, character runs) finds the same spans as a plai
 from __future__ import annotations
 
 import bisect
+import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
@@ -120,6 +122,13 @@ def _texts() -> list[str]:
 def test_searching_only_where_rules_can_match_finds_what_a_full_scan_finds(index: int) -> None:
     text = _texts()[index]
     assert sorted(candidates(text, RULES)) == sorted(_reference_candidates(text, RULES))
+
+
+def test_the_redactor_imports_without_numpy_which_only_long_texts_need() -> None:
+    """A server starts without numpy: the engine's arrays are made on a long text's first use."""
+    code = "import sys, comodor_lsp.brain.redaction.redactor; print('numpy' in sys.modules)"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "False"
 
 
 def test_each_rule_tried_only_where_it_can_start_matches_exactly_what_its_regex_does() -> None:

@@ -8,6 +8,7 @@ holds) without the catalogue importing the redactor that imports the catalogue.
 from __future__ import annotations
 
 import bisect
+import functools
 import itertools
 import re
 import threading
@@ -85,6 +86,7 @@ class _Finder:
         self._anchors: dict[tuple[str, bool], list[int] | None] = {}
         self._runs: dict[tuple[str, int], list[tuple[int, int]]] = {}
         self._classes: dict[bytes, npt.NDArray[np.uint8]] = {}
+        self._windows: dict[tuple[bytes, int], _Windows] = {}
         self._indexed = len(text) >= _INDEX_FROM
         self._found: dict[str, list[int]] = {}
         self._skipped: set[int] = set()
@@ -162,20 +164,37 @@ class _Finder:
                 yield m
 
     def _runs_of(self, chars: str, least: int) -> list[tuple[int, int]]:
+        """The maximal runs of *chars* at least *least* long, in order.
+
+        Found once per character set for the shortest run any rule of the set wants; a rule
+        wanting longer ones keeps those long enough (bech32 keys want 40, Discord tokens 58).
+        """
         key = (chars, least)
         if key not in self._runs:
-            table, bit = _shortcuts(self._rules).classes.of(chars)
-            classes = self._classes.get(table)
-            if classes is None:
-                import numpy as np
-
-                # One byte per character (non-ASCII ones become "?"), so positions carry over;
-                # one translation tells up to eight character sets apart.
-                encoded = self._text.encode("ascii", "replace")
-                classes = np.frombuffer(encoded.translate(table), dtype=np.uint8)
-                self._classes[table] = classes
-            self._runs[key] = _long_runs(classes, bit, least)
+            table, bit, shortest = _shortcuts(self._rules).classes.of(chars, least)
+            if shortest < least:
+                runs = self._runs_of(chars, shortest)
+                self._runs[key] = [(s, e) for s, e in runs if e - s >= least]
+            else:
+                windows = self._windows.get((table, least))
+                if windows is None:
+                    windows = _Windows.find(self._classes_of(table), least)
+                    self._windows[table, least] = windows
+                self._runs[key] = windows.runs(bit, least)
         return self._runs[key]
+
+    def _classes_of(self, table: bytes) -> npt.NDArray[np.uint8]:
+        """The text translated with *table* (see :class:`_RunClasses`)."""
+        classes = self._classes.get(table)
+        if classes is None:
+            import numpy as np
+
+            # One byte per character (non-ASCII ones become "?"), so positions carry over;
+            # one translation tells up to eight character sets apart.
+            encoded = self._text.encode("ascii", "replace")
+            classes = np.frombuffer(encoded.translate(table), dtype=np.uint8)
+            self._classes[table] = classes
+        return classes
 
 
 # Below this length every rule simply scans the text (faster than preparing any shortcut);
@@ -286,11 +305,8 @@ class _Prefixes:
 _BLOCK: Final = 1 << 16
 
 
-class _Scratch(threading.local):
-    """Each thread's arrays for :func:`_hash_hits` and :func:`_long_runs`.
-
-    Per thread, because a redaction may run on any thread.
-    """
+class _Scratch:
+    """Each thread's arrays for :func:`_hash_hits` and :class:`_Windows` (see :func:`_scratch`)."""
 
     def __init__(self) -> None:
         import numpy as np
@@ -299,25 +315,38 @@ class _Scratch(threading.local):
         self.codes = np.empty(_BLOCK, dtype=np.uint16)
         self.term = np.empty(_BLOCK, dtype=np.uint16)
         self.hit = np.empty(_BLOCK, dtype=np.bool_)
-        self._runs: tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]
-        self._runs = (np.empty(0, np.uint8), np.empty(0, np.bool_), np.empty(0, np.bool_))
+        self._runs = self._run_arrays(0)
 
     def run_arrays(
         self, size: int
-    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
-        """Arrays of at least *size* for :func:`_long_runs`: the marks, and two to AND into."""
-        import numpy as np
-
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+        """Arrays of at least *size* for :class:`_Windows`: two to AND into, one to mark."""
         if len(self._runs[0]) < size:
-            self._runs = (
-                np.empty(size, np.uint8),
-                np.empty(size, np.bool_),
-                np.empty(size, np.bool_),
-            )
+            self._runs = self._run_arrays(size)
         return self._runs
 
+    @staticmethod
+    def _run_arrays(
+        size: int,
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
+        import numpy as np
 
-_SCRATCH: Final = _Scratch()
+        return np.empty(size, np.uint8), np.empty(size, np.uint8), np.empty(size, np.bool_)
+
+
+_LOCAL: Final = threading.local()
+
+
+def _scratch() -> _Scratch:
+    """The calling thread's scratch arrays, made on first use.
+
+    Per thread, because a redaction may run on any thread; on first use, because a server
+    starts without numpy.
+    """
+    scratch: _Scratch | None = getattr(_LOCAL, "scratch", None)
+    if scratch is None:
+        scratch = _LOCAL.scratch = _Scratch()
+    return scratch
 
 
 def _hash_hits(
@@ -332,7 +361,7 @@ def _hash_hits(
     """
     import numpy as np
 
-    scratch = _SCRATCH
+    scratch = _scratch()
     chars, codes, term, hit = scratch.chars, scratch.codes, scratch.term, scratch.hit
     found: dict[int, list[npt.NDArray[np.intp]]] = {4: [], 3: [], 2: []}
     counts = {4: 0, 3: 0, 2: 0}
@@ -402,62 +431,95 @@ class _RunClasses:
     cost one translation (90 us on a 5,000-line correction) rather than one each.
     """
 
-    def __init__(self, charsets: set[str]) -> None:
+    def __init__(self, rules: Sequence[Rule]) -> None:
         self._tables: list[bytearray] = []
         self._bits: dict[str, tuple[int, int]] = {}
-        for i, chars in enumerate(sorted(charsets)):
+        self._shortest: dict[str, int] = {}
+        for rule in rules:
+            if rule.run_chars:
+                shortest = self._shortest.get(rule.run_chars, rule.min_run)
+                self._shortest[rule.run_chars] = min(shortest, rule.min_run)
+        for i, chars in enumerate(sorted(self._shortest)):
             if i % 8 == 0:
                 self._tables.append(bytearray(256))
             for c in chars:
-                if ord(c) < 128:  # a text's bytes are ASCII (see _Finder._runs_of)
+                if ord(c) < 128:  # a text's bytes are ASCII (see _Finder._classes_of)
                     self._tables[-1][ord(c)] |= 1 << (i % 8)
             self._bits[chars] = (i // 8, 1 << (i % 8))
         self._frozen = [bytes(table) for table in self._tables]
 
-    def of(self, chars: str) -> tuple[bytes, int]:
-        """The translation table that marks *chars*, and the bit it marks them with."""
+    def of(self, chars: str, least: int) -> tuple[bytes, int, int]:
+        """The table that marks *chars*, its bit for them, and the shortest run wanted.
+
+        The shortest run of *chars* any rule of the set wants (*least* for a rule from
+        outside the set, whose characters get a table of their own).
+        """
         if chars not in self._bits:
-            return _RunClasses({chars}).of(chars)  # a rule from outside the set
+            return (_lone_table(chars), 1, least)
         table, bit = self._bits[chars]
-        return self._frozen[table], bit
+        return self._frozen[table], bit, self._shortest[chars]
 
 
-def _long_runs(classes: npt.NDArray[np.uint8], bit: int, least: int) -> list[tuple[int, int]]:
-    """The maximal runs of characters whose class has *bit*, *least* long or longer, in order.
+@functools.lru_cache(maxsize=16)
+def _lone_table(chars: str) -> bytes:
+    """The translation table of a character set no rule of the engine's set has (bit 1)."""
+    return bytes(1 if chr(i) in chars else 0 for i in range(256))
 
-    Where a window of *least* such characters starts is found by doubling, a block at a time
-    (into :class:`_Scratch`'s arrays): AND the marks with themselves shifted by 1, 2, 4, ...
-    (each step doubles the window every mark vouches for), once more by what is left, and
-    consecutive window starts ``s..t`` make the run ``[s, t + least)``. Some 20 numpy steps
-    instead of a ``bytes.find`` of ``aaaa...`` per run, which compared most of a text's
-    characters several times (~150 us per character set in a 5,000-line correction).
+
+@attrs.frozen
+class _Windows:
+    """Where a window of characters of one set starts, for every set of a translation at once.
+
+    Found by doubling, a block at a time (into :class:`_Scratch`'s arrays): AND the class bytes
+    with themselves shifted by 1, 2, 4, ... (each step doubles the window every byte vouches
+    for), then once more by what is left; bit ``k`` of ``values[i]`` says the window at
+    ``starts[i]`` is all of set ``k``. Some 20 numpy steps for all sets, instead of a
+    ``bytes.find`` of ``aaaa...`` per run and set, which compared most of a text's characters
+    several times (~150 us per set in a 5,000-line correction).
     """
-    import numpy as np
 
-    least = max(least, 1)
-    found: list[npt.NDArray[np.intp]] = []
-    for begin in range(0, len(classes) - least + 1, _BLOCK):
-        size = min(len(classes), begin + _BLOCK + least - 1) - begin
-        marks, ping, pong = _SCRATCH.run_arrays(size)
-        np.bitwise_and(classes[begin : begin + size], bit, out=marks[:size])
-        window: npt.NDArray[np.uint8] | npt.NDArray[np.bool_] = marks
-        length = 1
-        while length < least:
-            shift = min(length, least - length)  # the last step shifts by what is left
-            size -= shift
-            np.logical_and(window[:size], window[shift : shift + size], out=ping[:size])
-            window, ping, pong = ping, pong, ping
-            length += shift
-        starts = np.flatnonzero(window[:size])
-        starts += begin
-        found.append(starts)
-    if not found or not sum(map(len, found)):
-        return []
-    starts = np.concatenate(found)
-    cuts = np.flatnonzero(starts[1:] != starts[:-1] + 1) + 1
-    firsts = starts[np.concatenate(([0], cuts))]
-    lasts = starts[np.concatenate((cuts - 1, [len(starts) - 1]))] + least
-    return list(zip(firsts.tolist(), lasts.tolist(), strict=True))
+    starts: npt.NDArray[np.intp]
+    values: npt.NDArray[np.uint8]
+
+    @classmethod
+    def find(cls, classes: npt.NDArray[np.uint8], least: int) -> _Windows:
+        import numpy as np
+
+        least = max(least, 1)
+        starts: list[npt.NDArray[np.intp]] = [np.empty(0, np.intp)]
+        values: list[npt.NDArray[np.uint8]] = [np.empty(0, np.uint8)]
+        for begin in range(0, len(classes) - least + 1, _BLOCK):
+            size = min(len(classes), begin + _BLOCK + least - 1) - begin
+            ping, pong, marked = _scratch().run_arrays(size)
+            window = classes[begin : begin + size]
+            length = 1
+            while length < least:
+                shift = min(length, least - length)  # the last step shifts by what is left
+                size -= shift
+                np.bitwise_and(window[:size], window[shift : shift + size], out=ping[:size])
+                window, ping, pong = ping, pong, ping
+                length += shift
+            # flatnonzero is ~10 times faster on booleans than on bytes.
+            found = np.flatnonzero(np.not_equal(window[:size], 0, out=marked[:size]))
+            values.append(window[found])
+            found += begin
+            starts.append(found)
+        return cls(np.concatenate(starts), np.concatenate(values))
+
+    def runs(self, bit: int, least: int) -> list[tuple[int, int]]:
+        """The maximal runs of set *bit*, *least* long or longer (the windows' length).
+
+        Consecutive window starts ``s..t`` make the run ``[s, t + least)``.
+        """
+        import numpy as np
+
+        starts = self.starts[(self.values & bit) != 0]
+        if not len(starts):
+            return []
+        cuts = np.flatnonzero(starts[1:] != starts[:-1] + 1) + 1
+        firsts = starts[np.concatenate(([0], cuts))]
+        lasts = starts[np.concatenate((cuts - 1, [len(starts) - 1]))] + max(least, 1)
+        return list(zip(firsts.tolist(), lasts.tolist(), strict=True))
 
 
 @attrs.frozen
@@ -486,7 +548,7 @@ def _shortcuts(rules: Sequence[Rule]) -> _Shortcuts:
                 if indexable(n)
             }
         ),
-        _RunClasses({rule.run_chars for rule in rules if rule.run_chars}),
+        _RunClasses(rules),
     )
     if len(_PREPARED) > 16:
         _PREPARED.clear()
