@@ -134,9 +134,12 @@ def test_the_redactor_imports_without_numpy_which_only_long_texts_need() -> None
 def test_each_rule_tried_only_where_it_can_start_matches_exactly_what_its_regex_does() -> None:
     """The engine's shortcuts (literal prefixes from the pattern, the vectorised prefix index,
     character runs) keep ``_Finder.matches`` equal to ``rule.pattern.finditer``, match for
-    match, before any classifier has a say -- over every corpus, ordinary code and a mix."""
+    match, before any classifier has a say -- over every corpus, ordinary code, a mix, and
+    hostile texts: prefixes so frequent the index leaves their length out, a run longer than
+    the engine's blocks."""
     batches = (build_unseen(5), build_fourth_batch(5))
     texts = [*_texts(), *("\n".join(sample.context for sample in batch) for batch in batches)]
+    texts += ["ghp_sk-AIza 0x1 " * 8000, "a" * 150_000 + " b" + "c" * 30]
     for text in texts:
         assert len(text) >= SHORTCUTS_FROM
         lowered = _lowercase(text)

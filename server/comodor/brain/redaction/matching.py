@@ -66,6 +66,10 @@ class _Coverage:
 
 # Above this many occurrences of its prefixes, a rule's regex scans the text itself.
 _MOST_ANCHORS: Final = 512
+# Past this many prefixes to look for with str.find (each a scan of the text: ``SK[0-9a-f]``
+# has 16 when the index left 3-character pieces out of a hostile text), a rule's regex scans
+# the text itself (measured on the 10 MB inputs of bench/redaction.py: 6-8 is best).
+_MOST_SCANS: Final = 8
 # How far past a run the engine lets a pattern look (its look-aheads are short).
 _RUN_MARGIN: Final = 8
 
@@ -108,6 +112,9 @@ class _Finder:
             and self._found.keys().isdisjoint(rule.index_keys)
         ):
             return
+        if (self._skipped or not rule.index_keys) and self._scans(rule) > _MOST_SCANS:
+            yield from rule.pattern.finditer(subject)
+            return
         positions: list[int] = []
         for needle in rule.needles:
             found = self._positions(needle, rule.on_lowercase)
@@ -128,6 +135,18 @@ class _Finder:
             if m is not None:
                 reached = m.end()
                 yield m
+
+    def _scans(self, rule: Rule) -> int:
+        """How many of *rule*'s prefixes :meth:`_positions` would look for with ``str.find``.
+
+        Those not looked for yet, and not in the index: too short, or their length left out.
+        """
+        return sum(
+            1
+            for needle in rule.needles
+            if (needle, rule.on_lowercase) not in self._anchors
+            and not (indexable(needle) and min(len(needle), 4) not in self._skipped)
+        )
 
     def _positions(self, needle: str, lowercase: bool) -> list[int] | None:
         """Where *needle* occurs, or ``None`` when it occurs too often to be worth it."""
@@ -319,7 +338,7 @@ class _Scratch:
     def run_arrays(
         self, size: int
     ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.bool_]]:
-        """Arrays of at least *size* for :class:`_Windows`: two to AND into, one to mark."""
+        """Arrays of at least *size* for :class:`_Windows`: two to AND into, one to compare."""
         if len(self._runs[0]) < size:
             self._runs = self._run_arrays(size)
         return self._runs
@@ -467,29 +486,33 @@ def _lone_table(chars: str) -> bytes:
 
 @attrs.frozen
 class _Windows:
-    """Where a window of characters of one set starts, for every set of a translation at once.
+    """Where windows of characters of one set start, for every set of a translation at once.
 
     Found by doubling, a block at a time (into :class:`_Scratch`'s arrays): AND the class bytes
     with themselves shifted by 1, 2, 4, ... (each step doubles the window every byte vouches
-    for), then once more by what is left; bit ``k`` of ``values[i]`` says the window at
-    ``starts[i]`` is all of set ``k``. Some 20 numpy steps for all sets, instead of a
-    ``bytes.find`` of ``aaaa...`` per run and set, which compared most of a text's characters
-    several times (~150 us per set in a 5,000-line correction).
+    for), then once more by what is left; bit ``k`` of the result at ``i`` says the window
+    starting at ``i`` is all of set ``k``. Kept as segments of equal results (``starts``,
+    ``values``, tiling ``[0, total)``): a megabyte-long word is one segment a block, not a
+    million window starts. Some 20 numpy steps for all sets, instead of a ``bytes.find`` of
+    ``aaaa...`` per run and set, which compared most of a text's characters several times
+    (~150 us per set in a 5,000-line correction).
     """
 
     starts: npt.NDArray[np.intp]
     values: npt.NDArray[np.uint8]
+    total: int
 
     @classmethod
     def find(cls, classes: npt.NDArray[np.uint8], least: int) -> _Windows:
         import numpy as np
 
         least = max(least, 1)
+        total = max(len(classes) - least + 1, 0)
         starts: list[npt.NDArray[np.intp]] = [np.empty(0, np.intp)]
         values: list[npt.NDArray[np.uint8]] = [np.empty(0, np.uint8)]
-        for begin in range(0, len(classes) - least + 1, _BLOCK):
+        for begin in range(0, total, _BLOCK):
             size = min(len(classes), begin + _BLOCK + least - 1) - begin
-            ping, pong, marked = _scratch().run_arrays(size)
+            ping, pong, changed = _scratch().run_arrays(size)
             window = classes[begin : begin + size]
             length = 1
             while length < least:
@@ -498,26 +521,31 @@ class _Windows:
                 np.bitwise_and(window[:size], window[shift : shift + size], out=ping[:size])
                 window, ping, pong = ping, pong, ping
                 length += shift
+            np.not_equal(window[1:size], window[: size - 1], out=changed[: size - 1])
             # flatnonzero is ~10 times faster on booleans than on bytes.
-            found = np.flatnonzero(np.not_equal(window[:size], 0, out=marked[:size]))
-            values.append(window[found])
-            found += begin
-            starts.append(found)
-        return cls(np.concatenate(starts), np.concatenate(values))
+            segments = np.flatnonzero(changed[: size - 1])
+            segments += 1
+            segments = np.concatenate(([0], segments))
+            values.append(window[segments])
+            segments += begin
+            starts.append(segments)
+        return cls(np.concatenate(starts), np.concatenate(values), total)
 
     def runs(self, bit: int, least: int) -> list[tuple[int, int]]:
         """The maximal runs of set *bit*, *least* long or longer (the windows' length).
 
-        Consecutive window starts ``s..t`` make the run ``[s, t + least)``.
+        Window starts ``s..t`` of set *bit* (a row of segments) make the run
+        ``[s, t + least)``.
         """
         import numpy as np
 
-        starts = self.starts[(self.values & bit) != 0]
-        if not len(starts):
+        on = np.concatenate(([False], (self.values & bit) != 0, [False]))
+        edges = np.flatnonzero(on[1:] != on[:-1])  # where rows of segments begin and end
+        if not len(edges):
             return []
-        cuts = np.flatnonzero(starts[1:] != starts[:-1] + 1) + 1
-        firsts = starts[np.concatenate(([0], cuts))]
-        lasts = starts[np.concatenate((cuts - 1, [len(starts) - 1]))] + max(least, 1)
+        ends = np.append(self.starts[1:], self.total)
+        firsts = self.starts[edges[0::2]]
+        lasts = ends[edges[1::2] - 1] - 1 + max(least, 1)
         return list(zip(firsts.tolist(), lasts.tolist(), strict=True))
 
 
