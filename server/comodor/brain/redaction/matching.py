@@ -297,6 +297,8 @@ class _Prefixes:
         """
         import numpy as np
 
+        if not len(hits):
+            return
         hits = hits[hits <= len(raw) - length]  # a hash past the end read NULs
         pieces = raw[hits].astype(np.int64)
         for offset in range(1, length):
@@ -501,6 +503,14 @@ class _Windows:
     starts: npt.NDArray[np.intp]
     values: npt.NDArray[np.uint8]
     total: int
+    # The sets some window is all of (a bit each): most sets have no long run in a short text.
+    present: int = attrs.field(init=False)
+
+    @present.default
+    def _present(self) -> int:
+        import numpy as np
+
+        return int(np.bitwise_or.reduce(self.values)) if len(self.values) else 0
 
     @classmethod
     def find(cls, classes: npt.NDArray[np.uint8], least: int) -> _Windows:
@@ -539,6 +549,8 @@ class _Windows:
         """
         import numpy as np
 
+        if not self.present & bit:
+            return []
         on = np.concatenate(([False], (self.values & bit) != 0, [False]))
         edges = np.flatnonzero(on[1:] != on[:-1])  # where rows of segments begin and end
         if not len(edges):
