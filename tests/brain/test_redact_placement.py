@@ -9,17 +9,21 @@ rule can match (literal prefixes, character runs) finds the same spans as a plai
 from __future__ import annotations
 
 import bisect
+import subprocess
+import sys
 import sysconfig
 from pathlib import Path
 
 import pytest
 from comodor_lsp.brain.redaction import RULES
 from comodor_lsp.brain.redaction.base import MARKER_RE, Rule, blocked
-from comodor_lsp.brain.redaction.matching import _lowercase, candidates
+from comodor_lsp.brain.redaction.matching import SHORTCUTS_FROM, _Finder, _lowercase, candidates
 from comodor_lsp.brain.redaction.redactor import redact
 
+from tests.support.fourth_batch_secrets import build_fourth_batch
 from tests.support.secrets import build_corpus
 from tests.support.unlisted_secrets import FRESH, HELD_OUT, TUNE, build_unlisted
+from tests.support.unseen_secrets import build_unseen
 
 
 def test_the_unlisted_corpus_is_split_once_into_disjoint_parts_of_sixty_kinds_or_more() -> None:
@@ -118,6 +122,32 @@ def _texts() -> list[str]:
 def test_searching_only_where_rules_can_match_finds_what_a_full_scan_finds(index: int) -> None:
     text = _texts()[index]
     assert sorted(candidates(text, RULES)) == sorted(_reference_candidates(text, RULES))
+
+
+def test_the_redactor_imports_without_numpy_which_only_long_texts_need() -> None:
+    """A server starts without numpy: the engine's arrays are made on a long text's first use."""
+    code = "import sys, comodor_lsp.brain.redaction.redactor; print('numpy' in sys.modules)"
+    shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert shown.stdout.strip() == "False"
+
+
+def test_each_rule_tried_only_where_it_can_start_matches_exactly_what_its_regex_does() -> None:
+    """The engine's shortcuts (literal prefixes from the pattern, the vectorised prefix index,
+    character runs) keep ``_Finder.matches`` equal to ``rule.pattern.finditer``, match for
+    match, before any classifier has a say -- over every corpus, ordinary code, a mix, and
+    hostile texts: prefixes so frequent the index leaves their length out, a run longer than
+    the engine's blocks."""
+    batches = (build_unseen(5), build_fourth_batch(5))
+    texts = [*_texts(), *("\n".join(sample.context for sample in batch) for batch in batches)]
+    texts += ["ghp_sk-AIza 0x1 " * 8000, "a" * 150_000 + " b" + "c" * 30]
+    for text in texts:
+        assert len(text) >= SHORTCUTS_FROM
+        lowered = _lowercase(text)
+        finder = _Finder(text, lowered, RULES)
+        for rule in RULES:
+            subject = lowered if rule.on_lowercase else text
+            fast = [m.span() for m in finder.matches(rule, subject)]
+            assert fast == [m.span() for m in rule.pattern.finditer(subject)], rule.pattern.pattern
 
 
 @pytest.mark.parametrize(

@@ -54,6 +54,30 @@ BASE64_CHARS: Final = TOKEN_CHARS + "+/"
 _SRE_PARSE: Any = importlib.import_module("re._parser")
 
 
+# How many prefixes a character class may multiply a pattern's into (``:[0-9]`` makes 10,
+# ``SK[0-9a-f]`` 16): a longer prefix lets the engine try far fewer places.
+_MOST_PREFIXES: Final = 16
+_REPEATS: Final = frozenset({"MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT"})
+
+
+def _class_chars(items: Any) -> list[str] | None:
+    r"""The characters of a class (``[opr]``, ``[0-9]``), if it has few enough to list.
+
+    ``None`` if it is negated, holds a category (``\d``, ``\s``) or has more than
+    :data:`_MOST_PREFIXES` characters.
+    """
+    chars: list[str] = []
+    for op, av in items:
+        name = str(op)
+        if name == "LITERAL":
+            chars.append(chr(av))
+        elif name == "RANGE" and av[1] - av[0] < _MOST_PREFIXES:
+            chars += [chr(c) for c in range(av[0], av[1] + 1)]
+        else:
+            return None
+    return chars if len(chars) <= _MOST_PREFIXES else None
+
+
 def _prefixes(items: Any) -> list[str] | None:
     """The literal strings one of which every match of *items* starts with, if there are any."""
     out = [""]
@@ -64,11 +88,19 @@ def _prefixes(items: Any) -> list[str] | None:
             continue
         if name in {"AT", "ASSERT_NOT", "ASSERT"} and out == [""]:
             continue  # zero-width: anchors and look-arounds before anything
-        if name == "IN" and all(str(op) == "LITERAL" for op, _ in av) and len(av) * len(out) <= 8:
-            out = [o + chr(c) for o in out for _, c in av]  # do[opr]_ -> doo_, dop_, dor_
+        chars = _class_chars(av) if name == "IN" else None
+        if chars is not None and len(chars) * len(out) <= _MOST_PREFIXES:
+            out = [o + c for o in out for c in chars]  # do[opr]_ -> doo_, dop_, dor_
             continue
-        if name == "SUBPATTERN":
+        if name == "SUBPATTERN" and av[1] & re.IGNORECASE:
+            pass  # (?i:...): its literals match either case
+        elif name == "SUBPATTERN":
             inner = _prefixes(av[-1])
+            if inner is not None:
+                out = [o + i for o in out for i in inner]
+        elif name in _REPEATS and av[0] >= 1:
+            # At least once, so a match starts as the repeated part does (``:[0-9]{1,5}``).
+            inner = _prefixes(av[2])
             if inner is not None:
                 out = [o + i for o in out for i in inner]
         elif name == "BRANCH":

@@ -43,6 +43,7 @@ _TOKEN_RE: Final = re.compile(
     r"(?<![A-Za-z0-9+/_.~-])(?P<secret>[A-Za-z0-9+/_-]{20,}+={0,3})"
     r"(?![A-Za-z0-9+/=_~-]|\.[A-Za-z0-9])"
 )
+_DIGIT: Final = re.compile(r"[0-9]")
 _DIGEST_PREFIX: Final = re.compile(
     r"(?:sha[0-9]{1,3}|md5|h1|blake2[bs]?|sum|hash|digest|integrity|checksum|etag|nonce)"
     r"[-:=\"' ]{1,4}$",
@@ -173,6 +174,10 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     if not _NOT_HEX.search(token):
         # Hexadecimal (SHAs, digests, UUIDs) is data, unless it spells a secret's text.
         return "encoded-secret" if _hex_text_secret(token) else None
+    if token.islower() or _DIGIT.search(token) is None:
+        # No capital or no digit, which the count below rejects too: a word or an identifier,
+        # most of what a correction holds (~2 us a token saved, 0.2 ms of a 5,000-line one).
+        return None
     if length < MIN_LENGTH or length > MAX_LENGTH:
         return None  # too short, or a blob
     if _PREFIXED_HEX.fullmatch(token) or token.startswith(_PUBLIC_PREFIXES):
