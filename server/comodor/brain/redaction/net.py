@@ -72,7 +72,7 @@ _REFERENCE_MARKS: Final = frozenset("$%@")
 # What may stand between a name and its value: a closing quote or bracket, blanks, an operator
 # of some syntax, "is", an opening quote. Read on the original text from the end of the name.
 _GAP: Final = re.compile(
-    r"[\"'`\]>]?[ \t]{0,32}(?:=>|:=|->|==?|:|::)?[ \t]{0,4}"
+    r"[\"'`\]>]?[ \t]{0,32}(?:=>|:=|->|==?|:|::|[?+]=)?[ \t]{0,4}"
     r"(?:(?:is|was|are|IS|Is)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>[\"'`]?)"
 )
 # A value: no blank, no quote, no bracket (a call or an index is code), no separator of lists
@@ -93,6 +93,14 @@ _DIGIT_THEN_LETTER: Final = re.compile(r"[0-9][_.-]?[A-Za-z]")
 _WORD_AND_DIGITS: Final = re.compile(r"[A-Za-z]{3,}[0-9]+")
 _CAMEL_TAIL: Final = re.compile(r"[0-9](?:[A-Z][a-z]{2,}){2,}$")
 _PERSON_FIRST: Final = re.compile(r"[A-Z][a-z]{2,}[0-9]+")
+# A person's password: a capitalised word, two to four digits, then a few characters typed on
+# (``Maple83Fen%``, ``Copper73TAhg``, ``Harbor51.Axu``).
+_WORD_DIGITS_TAIL: Final = re.compile(r"[A-Z][a-z]{2,9}[0-9]{2,4}(?P<tail>[^\s]{3,10})")
+# A tail that is words or acronyms (``Sha256WithRSA``, ``Base64Url``, ``Int32Array``): a name.
+_WORDS_TAIL: Final = re.compile(r"(?:[A-Z][a-z]+|[A-Z]{2,}(?![a-z])|[a-z]+)+")
+# Words that qualify the value after a secret's name rather than being it (``password
+# plaintext X`` on network gear, ``secret 0 X``).
+_QUALIFIERS: Final = frozenset({"plaintext", "cleartext", "plain-text", "unencrypted", "0"})
 _ISSUER_PART: Final = re.compile(r"[A-Za-z][A-Za-z0-9]{0,7}[_.-]")
 _NOT_HEX: Final = re.compile(r"[^0-9a-fA-F-]")
 MIN_DRAWN: Final = 20
@@ -161,6 +169,21 @@ def _picked(value: str) -> bool:
     )
 
 
+def _typed_on(value: str) -> bool:
+    """``Maple83Fen%``, ``Tiger32YNys``: a word and digits a person typed more characters after.
+
+    Type names put words after their digits (``Int32Array``, ``Sha256WithRSA``); a person
+    goes on with a symbol or letters in no word's casing.
+    """
+    m = _WORD_DIGITS_TAIL.fullmatch(value)
+    if m is None:
+        return False
+    tail = m.group("tail")
+    if any(c in _SYMBOLS or c in "._" for c in tail):
+        return True
+    return tail.isalnum() and _WORDS_TAIL.fullmatch(tail) is None
+
+
 def _code(value: str) -> bool:
     """Whether *value* is code or text rather than a literal credential (see ``plausible_bare``).
 
@@ -191,13 +214,15 @@ def shape(value: str) -> int:
         return PICKED  # a hex key or a UUID token: a credential only where a name says so
     if _issued(value):
         return RANDOM  # before the code check: hvs.<draw> is no attribute path
+    if random_letters(value) and drawn_letters(value, least=MIN_DRAWN):
+        return RANDOM  # crkUKtpYYqfZLpDfaFaX: no identifier flips case at every other letter
     if _code(value):
         return 0
     if not wordy(value) and (_drawn(value) or random_letters(value)):
         return RANDOM
     if any(word in value.lower() for word in FIELD_WORDS):
         return 0  # MyTestSecret-a1b2c3, password2: a name, not what it names
-    if not wordy(value) and (_picked(value) or _short_draw(value)):
+    if (not wordy(value) and (_picked(value) or _short_draw(value))) or _typed_on(value):
         return PICKED
     # Tiger613dtte, postgres196: a word and digits, which only a strong name makes a secret.
     if len(value) >= 6 and _WORD_AND_DIGITS.match(value) and not _HOSTISH.fullmatch(value):
@@ -275,6 +300,8 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
         end -= len(value) - len(trimmed)
         value = trimmed
     found = shape(value)
+    if not found and not quote and value.lower() in _QUALIFIERS and text.startswith(" ", end):
+        return _adjacent(text, end, strong)  # password plaintext <value>
     if not found and not quote and _SCHEME.fullmatch(value) and text.startswith(" ", end):
         # Authorization: GenieKey <value>, Bearer <value>: the scheme names the value after it
         return _adjacent(text, end, strong)
