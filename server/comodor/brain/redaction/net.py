@@ -63,7 +63,7 @@ RANDOM: Final = 3
 _WORD_RE: Final = re.compile(
     r"(?:pass|pwd|pw|secret|token|key|cred|auth|psk|login)"
     r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
-    r"(?=[\"'`\]>]?[ \t]{0,32}(?:[=:]|->)|[\"'`\]>]?[ \t]{1,32}[^\s=:(,)]"
+    r"(?=(?:\\?[\"'`]|[\]>])?[ \t]{0,32}(?:[=:]|->)|(?:\\?[\"'`]|[\]>])?[ \t]{1,32}[^\s=:(,)]"
     r"|[(,]?[ \t]?[\"'`]|>[^\s<])"
 )
 _NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -72,8 +72,8 @@ _REFERENCE_MARKS: Final = frozenset("$%@")
 # What may stand between a name and its value: a closing quote or bracket, blanks, an operator
 # of some syntax, "is", an opening quote. Read on the original text from the end of the name.
 _GAP: Final = re.compile(
-    r"[\"'`\]>]?[ \t]{0,32}(?:=>|:=|->|==?|:|::|[?+]=)?[ \t]{0,4}"
-    r"(?:(?:is|was|are|IS|Is)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>[\"'`]?)"
+    r"(?:\\?[\"'`]|[\]>])?[ \t]{0,32}(?:=>|:=|->|==?|:|::|[?+]=)?[ \t]{0,4}"
+    r"(?:(?:is|was|are|IS|Is)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>\\?[\"'`]|)"
 )
 # A value: no blank, no quote, no bracket (a call or an index is code), no separator of lists
 # or query strings.
@@ -97,7 +97,10 @@ _PERSON_FIRST: Final = re.compile(r"[A-Z][a-z]{2,}[0-9]+")
 # (``Maple83Fen%``, ``Copper73TAhg``, ``Harbor51.Axu``).
 _WORD_DIGITS_TAIL: Final = re.compile(r"[A-Z][a-z]{2,9}[0-9]{2,4}(?P<tail>[^\s]{3,10})")
 # A tail that is words or acronyms (``Sha256WithRSA``, ``Base64Url``, ``Int32Array``): a name.
-_WORDS_TAIL: Final = re.compile(r"(?:[A-Z][a-z]+|[A-Z]{2,}(?![a-z])|[a-z]+)+")
+_WORDS_TAIL: Final = re.compile(r"(?:[A-Z][a-z]+|[A-Z]{2,}(?![a-z]))+|[a-z]+")
+# What a typed-on password holding it may still be code for (a path, a file, a call).
+_NOT_TYPED: Final = re.compile(r"[^A-Za-z0-9!#%^*._]")
+_FILE_SUFFIX: Final = re.compile(r"\.[a-z0-9]{1,4}$")
 # Words that qualify the value after a secret's name rather than being it (``password
 # plaintext X`` on network gear, ``secret 0 X``).
 _QUALIFIERS: Final = frozenset({"plaintext", "cleartext", "plain-text", "unencrypted", "0"})
@@ -179,9 +182,14 @@ def _typed_on(value: str) -> bool:
     if m is None:
         return False
     tail = m.group("tail")
+    if _FILE_SUFFIX.search(tail):
+        return False  # Python39.dll, Office365.com: a file or a host
     if any(c in _SYMBOLS or c in "._" for c in tail):
         return True
-    return tail.isalnum() and _WORDS_TAIL.fullmatch(tail) is None
+    if not tail.isalnum():
+        return False
+    named = _WORDS_TAIL.fullmatch(tail) is not None and (wordy(tail) or tail.isupper())
+    return not named
 
 
 def _code(value: str) -> bool:
@@ -216,6 +224,8 @@ def shape(value: str) -> int:
         return RANDOM  # before the code check: hvs.<draw> is no attribute path
     if random_letters(value) and drawn_letters(value, least=MIN_DRAWN):
         return RANDOM  # crkUKtpYYqfZLpDfaFaX: no identifier flips case at every other letter
+    if (value.isalnum() or not _NOT_TYPED.search(value)) and _typed_on(value):
+        return PICKED  # Orbit31TrvRrue: no word after the digits, so no type's name
     if _code(value):
         return 0
     if not wordy(value) and (_drawn(value) or random_letters(value)):
@@ -382,8 +392,60 @@ def _classify_pair(m: re.Match[str], text: str) -> str | None:
     return KIND if shape(value) >= least and not value.isdigit() else None
 
 
+# A secret's name whose value is on the lines after it: the name closes an element at the end
+# of its line (``<key>Password</key>``, ``<name>db.password</name>``), opens one
+# (``<AdministratorPassword>``, ``<elementProp name="password" ...>``), or is assigned a block
+# opened there (``SMTP_PASSWORD = (``, ``"X-Api-Key": {``). Read on the lowercased text.
+_OPENER_RE: Final = re.compile(
+    r"(?:pass|pwd|secret|token|key|cred|auth|psk)"
+    r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
+    r"(?P<opener></[\w:.-]{1,40}>|[\"'][^<>\n]{0,80}>|>"
+    r"|[\"'`]?[ \t]{0,8}(?:=>|=|:)[ \t]{0,8}[\[({])[ \t]*\r?\n"
+)
+# What the lines after such a name may hold as its value: an element's text, a literal alone on
+# its line, or a field of the block (``"equalTo": "X"``).
+_BLOCK_VALUE: Final = re.compile(
+    r"[ \t]*(?:<[\w:.-]{1,40}(?:[ \t][^<>\n]{0,120})?>(?P<text>[^<>\s]{4,200})</"
+    r"|(?P<q>[\"'])(?P<literal>[^\"'\s\\]{4,200})(?P=q)[ \t]*[,)]?[ \t]*\r?$"
+    r"|[\"'][\w.-]{1,40}[\"'][ \t]*:[ \t]*(?P<fq>[\"'])(?P<field>[^\"'\s\\]{4,200})(?P=fq))"
+)
+_BLOCK_LINES: Final = 4
+
+
+def _block_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The value on the few lines after a secret's name that opens a block or an element.
+
+    The first value there with a credential's shape (a strong name takes a picked or hex one,
+    a weak one only a random draw): ``<boolProp>false</boolProp>`` before it is skipped.
+    """
+    begin, name_end = _name_around(text, m.start(), m.start("opener"))
+    if _referenced(text, begin):
+        return []
+    strength = _named_kind(text[begin:name_end])
+    if strength is None:
+        return []
+    least = PICKED if strength else RANDOM
+    position = m.end()
+    for _ in range(_BLOCK_LINES):
+        stop = line_end(text, position)
+        found = _BLOCK_VALUE.match(text, position, stop)
+        if found is not None:
+            which = next(g for g in ("text", "literal", "field") if found.group(g))
+            if shape(found.group(which)) >= least:
+                return [found.span(which)]
+        position = stop + 1
+        if position >= len(text):
+            break
+    return []
+
+
+def _classify_block(m: re.Match[str], text: str) -> str | None:
+    return KIND if _block_spans(m, text) else None
+
+
 NET_RULES: Final[tuple[Rule, ...]] = (
     Rule(KIND, ENTROPY, _WORD_RE, _classify, on_lowercase=True, spans=_spans),
     Rule(KIND, ENTROPY, _PAIR_RE, _classify_pair, on_lowercase=True),
+    Rule(KIND, ENTROPY, _OPENER_RE, _classify_block, on_lowercase=True, spans=_block_spans),
 )
 """The net, meant to run after every named rule (:data:`comodor.brain.redaction.RULES`)."""
