@@ -46,6 +46,7 @@ from .values import (
     plausible_bare,
     random_letters,
     secret_name,
+    typed_on,
     wordy,
 )
 
@@ -93,14 +94,8 @@ _DIGIT_THEN_LETTER: Final = re.compile(r"[0-9][_.-]?[A-Za-z]")
 _WORD_AND_DIGITS: Final = re.compile(r"[A-Za-z]{3,}[0-9]+")
 _CAMEL_TAIL: Final = re.compile(r"[0-9](?:[A-Z][a-z]{2,}){2,}$")
 _PERSON_FIRST: Final = re.compile(r"[A-Z][a-z]{2,}[0-9]+")
-# A person's password: a capitalised word, two to four digits, then a few characters typed on
-# (``Maple83Fen%``, ``Copper73TAhg``, ``Harbor51.Axu``).
-_WORD_DIGITS_TAIL: Final = re.compile(r"[A-Z][a-z]{2,9}[0-9]{2,4}(?P<tail>[^\s]{3,10})")
-# A tail that is words or acronyms (``Sha256WithRSA``, ``Base64Url``, ``Int32Array``): a name.
-_WORDS_TAIL: Final = re.compile(r"(?:[A-Z][a-z]+|[A-Z]{2,}(?![a-z]))+|[a-z]+")
 # What a typed-on password holding it may still be code for (a path, a file, a call).
 _NOT_TYPED: Final = re.compile(r"[^A-Za-z0-9!#%^*._]")
-_FILE_SUFFIX: Final = re.compile(r"\.[a-z0-9]{1,4}$")
 # Words that qualify the value after a secret's name rather than being it (``password
 # plaintext X`` on network gear, ``secret 0 X``).
 _QUALIFIERS: Final = frozenset({"plaintext", "cleartext", "plain-text", "unencrypted", "0"})
@@ -172,26 +167,6 @@ def _picked(value: str) -> bool:
     )
 
 
-def _typed_on(value: str) -> bool:
-    """``Maple83Fen%``, ``Tiger32YNys``: a word and digits a person typed more characters after.
-
-    Type names put words after their digits (``Int32Array``, ``Sha256WithRSA``); a person
-    goes on with a symbol or letters in no word's casing.
-    """
-    m = _WORD_DIGITS_TAIL.fullmatch(value)
-    if m is None:
-        return False
-    tail = m.group("tail")
-    if _FILE_SUFFIX.search(tail):
-        return False  # Python39.dll, Office365.com: a file or a host
-    if any(c in _SYMBOLS or c in "._" for c in tail):
-        return True
-    if not tail.isalnum():
-        return False
-    named = _WORDS_TAIL.fullmatch(tail) is not None and (wordy(tail) or tail.isupper())
-    return not named
-
-
 def _code(value: str) -> bool:
     """Whether *value* is code or text rather than a literal credential (see ``plausible_bare``).
 
@@ -224,7 +199,7 @@ def shape(value: str) -> int:
         return RANDOM  # before the code check: hvs.<draw> is no attribute path
     if random_letters(value) and drawn_letters(value, least=MIN_DRAWN):
         return RANDOM  # crkUKtpYYqfZLpDfaFaX: no identifier flips case at every other letter
-    if (value.isalnum() or not _NOT_TYPED.search(value)) and _typed_on(value):
+    if (value.isalnum() or not _NOT_TYPED.search(value)) and typed_on(value):
         return PICKED  # Orbit31TrvRrue: no word after the digits, so no type's name
     if _code(value):
         return 0
@@ -232,7 +207,7 @@ def shape(value: str) -> int:
         return RANDOM
     if any(word in value.lower() for word in FIELD_WORDS):
         return 0  # MyTestSecret-a1b2c3, password2: a name, not what it names
-    if (not wordy(value) and (_picked(value) or _short_draw(value))) or _typed_on(value):
+    if (not wordy(value) and (_picked(value) or _short_draw(value))) or typed_on(value):
         return PICKED
     # Tiger613dtte, postgres196: a word and digits, which only a strong name makes a secret.
     if len(value) >= 6 and _WORD_AND_DIGITS.match(value) and not _HOSTISH.fullmatch(value):
