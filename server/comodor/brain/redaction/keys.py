@@ -233,7 +233,32 @@ def _classify_k8s_data(m: re.Match[str], text: str) -> str | None:
     return "kubernetes-secret"
 
 
+# --- passwords only obfuscated, and keys in text encodings of their own -------------------------
+
+# Reversible obfuscations: Junos ``$9$`` (a fixed-table cipher anyone can undo) and WebSphere
+# Liberty's ``{xor}``/``{aes}`` (base64 of the password xored with "_", or AES with a shipped
+# key). Stored as they are, they are the password.
+_OBFUSCATED_RE: Final = re.compile(
+    r"(?P<secret>\$9\$[A-Za-z0-9./\-]{8,256}|\{(?:xor|aes)\}[A-Za-z0-9+/]{4,512}={0,2})"
+)
+# A ZeroMQ CURVE key in Z85 (40 characters from an alphabet full of punctuation) named secret:
+# the public one beside it is not a secret.
+_Z85_SECRET_RE: Final = re.compile(
+    r"secret[_-]?key[\"'\]]?[ \t]*(?:=|:|\()[ \t]*b?(?P<q>[\"'])"
+    r"(?P<secret>[0-9a-z.\-:+=^!/*?&<>()\[\]{}@%$#]{40})(?P=q)"
+)
+
+
+def _classify_obfuscated(m: re.Match[str], text: str) -> str | None:
+    """An obfuscation's body is a draw of many characters (not ``{xor}xxxx`` in documentation)."""
+    value = m.group("secret")
+    body = value[3:] if value.startswith("$9$") else value.partition("}")[2]
+    return "password" if len(body) >= 8 and len(set(body)) >= 6 else None
+
+
 KEY_RULES: Final[tuple[Rule, ...]] = (
+    Rule("password", CONTEXTUAL, _OBFUSCATED_RE, _classify_obfuscated, WORD + "$"),
+    Rule("private-key", CONTEXTUAL, _Z85_SECRET_RE, None, on_lowercase=True),
     Rule(
         "private-key",
         PRIVATE_KEY,

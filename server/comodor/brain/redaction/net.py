@@ -34,7 +34,7 @@ import functools
 import re
 from typing import Final
 
-from .base import ENTROPY, Rule, line_end, shannon_entropy
+from .base import ENTROPY, Rule, line_end, line_start, shannon_entropy
 from .values import (
     FIELD_WORDS,
     chosen,
@@ -88,7 +88,23 @@ _LATER: Final = re.compile(
 _FORMATTED: Final = re.compile(r"[ \t]*(?:%[^=]|\.format\()")
 _SCHEME: Final = re.compile(r"[A-Z][A-Za-z0-9-]{2,24}")
 _LINE_REACH: Final = 160
-_HEX: Final = re.compile(r"[0-9a-fA-F]{32,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_HEX: Final = re.compile(
+    r"[0-9a-fA-F]{32,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
+    r"|[0-9a-fA-F]{16,}:[0-9a-fA-F]{32,}"  # an id and its secret, as one admin key
+)
+# Around a weakly named hex value (``key: <hex>``), what says the key is a credential: a
+# parent or sibling naming an API, encryption, a user or a secret (``api:``, ``'crypt' => [``,
+# ``user: 'ci'``, ``new GhostAdminAPI({``), or the name's own qualifier (``api key = X``).
+_KEYED_CONTEXT: Final = re.compile(
+    r"(?:api|crypt|cipher|auth|user(?:name)?|secret|admin|access|license)"
+    r"(?:[\w]{0,24}[\"']?[ \t]*(?:=>|[:=(])|[\w]{0,24}[ \t]+[\"']|[ \t_-]?key\b)",
+    re.IGNORECASE,
+)
+_CONTEXT_LINES: Final = 2
+# Base64 of 18 bytes or more, whose slashes make it look like a path (whole groups of four).
+_BASE64_BLOB: Final = re.compile(
+    r"(?=[^\s]*[/+])(?:[A-Za-z0-9+/]{4}){6,128}(?:[A-Za-z0-9+/]{2,3}=?=?)?"
+)
 _SYMBOLS: Final = frozenset("!#$%^&*@~+?=")
 _DIGIT_THEN_LETTER: Final = re.compile(r"[0-9][_.-]?[A-Za-z]")
 _WORD_AND_DIGITS: Final = re.compile(r"[A-Za-z]{3,}[0-9]+")
@@ -127,13 +143,32 @@ def _name_around(text: str, start: int, end: int) -> tuple[int, int]:
     return begin, stop
 
 
-def _referenced(text: str, begin: int) -> bool:
-    """Whether the name starting at *begin* is a variable's reference: $X, %X%, @X, ${X}, {{X}}.
+def _referenced(text: str, begin: int, end: int) -> bool:
+    """Whether the name at ``text[begin:end]`` is a variable's reference: $X, %X%, @X, ${X}.
 
-    A brace alone opens a record (``{password, "X"}``), not a reference.
+    A brace alone opens a record (``{password, "X"}``), not a reference; a percent sign only
+    with one after the name (``%prod.quarkus.x.secret=`` is a profile's property).
     """
     before = text[max(0, begin - 2) : begin]
+    if before[-1:] == "%":
+        return text.startswith("%", end)
     return before[-1:] in _REFERENCE_MARKS or before in {"${", "{{", "#{"}
+
+
+def _keyed_shape(value: str) -> bool:
+    """A weakly named value that its context may make a credential: hex, or typed by a person."""
+    return _HEX.fullmatch(value) is not None or typed_on(value)
+
+
+def _keyed(text: str, position: int) -> bool:
+    """Whether the lines around *position* say a weakly named key is a credential."""
+    begin = position
+    for _ in range(_CONTEXT_LINES + 1):
+        begin = line_start(text, max(0, begin - 1), 200)
+    end = line_end(text, line_end(text, position, 200) + 1, 200)
+    return _KEYED_CONTEXT.search(text, begin, position) is not None or (
+        _KEYED_CONTEXT.search(text, line_end(text, position, 200), end) is not None
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -199,6 +234,8 @@ def shape(value: str) -> int:
         return RANDOM  # before the code check: hvs.<draw> is no attribute path
     if random_letters(value) and drawn_letters(value, least=MIN_DRAWN):
         return RANDOM  # crkUKtpYYqfZLpDfaFaX: no identifier flips case at every other letter
+    if _BASE64_BLOB.fullmatch(value) and _drawn(value.replace("/", "").replace("+", "")):
+        return RANDOM  # /QXFO9KxqHyqCWXZIt2/TD1U2ARHgXJN: base64 that starts with a slash
     if (value.isalnum() or not _NOT_TYPED.search(value)) and typed_on(value):
         return PICKED  # Orbit31TrvRrue: no word after the digits, so no type's name
     if _code(value):
@@ -292,6 +329,10 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
         return _adjacent(text, end, strong)
     if found == RANDOM or (strong and found >= PICKED):
         return start, end
+    if found == PICKED and _keyed_shape(value) and _keyed(text, start):
+        return start, end  # api: / key: <hex>, user: u / key: <uuid>
+    if found == PICKED and quote and "," in gap.group() and typed_on(value):
+        return start, end  # useInMemoryPgpKeys(signingKey, "Orbit952*gC1S"): its sibling
     if strong and found == PLAIN and _plain_place(text, gap, end):
         return start, end
     return None
@@ -329,7 +370,7 @@ def _further(text: str, start: int) -> list[tuple[int, int]]:
 
 def _spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     begin, name_end = _name_around(text, m.start(), m.end())
-    if _referenced(text, begin):
+    if _referenced(text, begin, name_end):
         return []  # "$PASSPHRASE", %TOKEN%, ${SECRET}: a reference stands here, not a name
     name = text[begin:name_end]
     strength = _named_kind(name)
@@ -394,7 +435,7 @@ def _block_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     a weak one only a random draw): ``<boolProp>false</boolProp>`` before it is skipped.
     """
     begin, name_end = _name_around(text, m.start(), m.start("opener"))
-    if _referenced(text, begin):
+    if _referenced(text, begin, name_end):
         return []
     strength = _named_kind(text[begin:name_end])
     if strength is None:
