@@ -31,10 +31,11 @@ near, are the entropy net's (:mod:`.entropy`).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import Final
 
-from .base import ENTROPY, Rule, line_end, line_start, shannon_entropy
+from .base import ENTROPY, Rule, has_entropy, line_end, line_start, shannon_entropy
 from .values import (
     FIELD_WORDS,
     chosen,
@@ -394,18 +395,89 @@ def _classify(m: re.Match[str], text: str) -> str | None:
 # and "://" by their prefixes.
 _PAIR_RE: Final = re.compile(
     r"(?:(?:--user|-user|user|-u)(?:name)?[\"']?[ \t]{0,4}[=: \t][ \t]{0,4}[\"']?"
-    r"|://)(?P<user>[^\s:,\"'@/<>=]{1,64})[:,](?P<secret>[^\s\"'`,;@<>]{6,128})"
+    r"|://)(?P<user>[^\s:,\"'@/<>=]{1,64})[:,](?P<secret>[^\s\"'`,;@<>]{1,128})"
 )
+# Below this many characters a user's "password" is a placeholder (``-u KEY:X``) or a port.
+_LEAST_PAIRED: Final = 6
 
 
-def _classify_pair(m: re.Match[str], text: str) -> str | None:
-    """A user's password: taken when it has a credential's shape (a plain word is a port)."""
+def _pair_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """A user's password with a credential's shape (a plain word is a port), and the user.
+
+    The user counts when it is a drawn key (``-u <api key>:X``: the key stands where the user
+    does, with a placeholder for the password).
+    """
     value = text[m.start("secret") : m.end("secret")]
     url = m.group().startswith("://")
     if url and not text.startswith("@", m.end("secret")):
-        return None  # scheme://host:port/..., not user-info
-    least = PLAIN if url else PICKED
-    return KIND if shape(value) >= least and not value.isdigit() else None
+        return []  # scheme://host:port/..., not user-info
+    spans: list[tuple[int, int]] = []
+    long_enough = len(value) >= _LEAST_PAIRED and not value.isdigit()
+    if long_enough and shape(value) >= (PLAIN if url else PICKED):
+        spans.append(m.span("secret"))
+    user = text[m.start("user") : m.end("user")]
+    if len(user) >= MIN_DRAWN and (
+        shape(user) == RANDOM or (has_entropy(user) and looks_random(user))
+    ):
+        spans.append(m.span("user"))
+    return spans
+
+
+def _classify_pair(m: re.Match[str], text: str) -> str | None:
+    return KIND if _pair_spans(m, text) else None
+
+
+# A URL's user-info that is one drawn token (``https://<token>@git.fury.io/...``).
+_TOKEN_USER_RE: Final = re.compile(r"://(?P<secret>[^\s:/@\"'<>]{16,128})@")
+
+
+def _classify_token_user(m: re.Match[str], text: str) -> str | None:
+    value = text[m.start("secret") : m.end("secret")]
+    return KIND if shape(value) == RANDOM else None
+
+
+# A URL's query parameter named for a key or a token (``?appid=<hex>``, ``&token=<draw>``):
+# where a URL carries its credential. Checked to follow ``?`` or ``&``.
+_QUERY_RE: Final = re.compile(
+    r"(?:app_?id|api_?key|api-key|key|access_?token|token|auth|secret|sig|signature)="
+    r"(?P<secret>[A-Za-z0-9._~-]{12,256})(?=[&#\s\"'<>)]|$)"
+)
+# Log collectors that take their token as a path segment (``/inputs/<uuid>/tag/...``).
+_PATH_TOKEN_RE: Final = re.compile(
+    r"/(?:inputs?|ingest|collect|bulk)/(?P<secret>[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}"
+    r"|[0-9a-f]{32,64})(?=[/?#\s\"'<>)]|$)"
+)
+# The key of an encrypted paste, in a URL's fragment after the paste's id (``/?<id>#<key>``):
+# the server never sees it, so whoever has the link has the plaintext.
+_FRAGMENT_KEY_RE: Final = re.compile(
+    r"/\?[0-9a-f]{8,64}#(?P<secret>[1-9A-HJ-NP-Za-km-z]{32,64}|[A-Za-z0-9_-]{32,64})"
+)
+
+
+def _classify_query(m: re.Match[str], text: str) -> str | None:
+    """A query value that is hex, a UUID or a draw: a word or a number is some other setting."""
+    if m.start() == 0 or text[m.start() - 1] not in "?&":
+        return None
+    value = text[m.start("secret") : m.end("secret")]
+    if _HEX.fullmatch(value) or shape(value) == RANDOM:
+        return KIND
+    if is_reference(value) or not _flipping(value):
+        return None  # a word, a name, a version: some other setting
+    return KIND if has_entropy(value) or not wordy(value) else None
+
+
+def _flipping(value: str) -> bool:
+    """Whether the letters of *value* flip case as often as a draw's (three in ten at least).
+
+    Identifiers flip once a word (``XMLHttpRequest``: three in thirteen).
+    """
+    letters = [c for c in value if c.isalpha()]
+    flips = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(letters))
+    return flips >= 0.3 * max(1, len(letters) - 1)
+
+
+def _classify_url_part(m: re.Match[str], text: str) -> str | None:
+    return KIND
 
 
 # A secret's name whose value is on the lines after it: the name closes an element at the end
@@ -461,7 +533,11 @@ def _classify_block(m: re.Match[str], text: str) -> str | None:
 
 NET_RULES: Final[tuple[Rule, ...]] = (
     Rule(KIND, ENTROPY, _WORD_RE, _classify, on_lowercase=True, spans=_spans),
-    Rule(KIND, ENTROPY, _PAIR_RE, _classify_pair, on_lowercase=True),
+    Rule(KIND, ENTROPY, _PAIR_RE, _classify_pair, on_lowercase=True, spans=_pair_spans),
+    Rule(KIND, ENTROPY, _TOKEN_USER_RE, _classify_token_user),
+    Rule(KIND, ENTROPY, _QUERY_RE, _classify_query, on_lowercase=False),
+    Rule(KIND, ENTROPY, _PATH_TOKEN_RE, _classify_url_part),
+    Rule(KIND, ENTROPY, _FRAGMENT_KEY_RE, _classify_url_part),
     Rule(KIND, ENTROPY, _OPENER_RE, _classify_block, on_lowercase=True, spans=_block_spans),
 )
 """The net, meant to run after every named rule (:data:`comodor.brain.redaction.RULES`)."""
