@@ -89,7 +89,7 @@ LOOK_ALIKES: list[str] = [
     'request_id = "3df773fc-cb91-4413-a58b-4aeb49c52dfd"',
     'etag = "686897696a7c876b7e686897696a7c87"',
     # lockfile integrity
-    '"integrity": "sha512-Fhkp2iVqSCkFhwPUtMRLzsTu6xtXHh9TIbEQhmtCdyqN0ClYUGTG7uM9nlAA2VfyOEG9N+Qv7M=="',
+    '"integrity": "sha512-Fhkp2iVqSCkFhwPUtMRLzsTu6xtXHh9TIbEQhmtCdyqN0ClYUGTG7uM9nl+Qv7M=="',
     # a Markdown table with no secret in it
     "| Name | Type | Default |\n|---|---|---|\n| retries | int | 3 |\n| mode | str | fast |",
     # option key in a non-secret context
