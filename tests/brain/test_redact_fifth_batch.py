@@ -50,22 +50,15 @@ def test_the_fifth_batch_draws_every_secret_from_its_seed() -> None:
 # Kinds a piece of whose secret still survives in some seed, and why (see the module's notes).
 STILL_STORED: frozenset[str] = frozenset(
     {
-        "activemq-jetty-realm-properties",
-        "cdk-secretvalue-unsafe-plaintext",
-        "couchdb-local-ini-admins",
-        "deluge-auth-file-line",
-        "dotnet-user-secrets-set",
-        "hexchat-servlist-conf-password",
-        "markdown-table-test-accounts",
-        "modal-token-set-secret-flag",
-        "ocaml-cohttp-basic-auth-credential",
-        "openwrt-uci-wireless-key",
-        "sendmail-authinfo-entry",
-        "sequelize-constructor-positional",
-        "slack-export-message-text",
-        "two-factor-recovery-codes-file",
-        "wifi-qr-code-payload",
-        "zabbix-agent-psk-file",
+        "activemq-jetty-realm-properties",  # user: password, role lines: no word to anchor on
+        "deluge-auth-file-line",  # user:password:level lines, likewise
+        "dotnet-user-secrets-set",  # a word-like tail (Maple40Mxzru) mid-sentence, one seed
+        "modal-token-set-secret-flag",  # a letters-only draw read as words, one seed
+        "ocaml-cohttp-basic-auth-credential",  # `Basic ("user", X): no secret word on the line
+        "openwrt-uci-wireless-key",  # a word-like tail (Tiger25YGUAdb), one seed
+        "sequelize-constructor-positional",  # new X('db', 'user', X): no secret word
+        "slack-export-message-text",  # a plain word and digits in prose, one seed
+        "two-factor-recovery-codes-file",  # code groups with no prefix or name beside them
     }
 )
 
@@ -108,6 +101,10 @@ LOOK_ALIKES: list[str] = [
     "printf '%s' \"$TOKEN\" | docker secret create pg_password -",
     'chpasswd <<< "$USER:$PASSWORD"',
     '"body": "{\\"username\\": \\"qa\\", \\"password\\": \\"$PW\\"}"',
+    # one-letter fields with no user beside them, sections and tables naming no secret
+    "P=1\nQ=2\nR=3",
+    "[users]\nalice = Alice Smith\nbob = Bob Jones",
+    "| User | Role |\n|---|---|\n| alice | Admin2024 |",
     # an obfuscation prefix in documentation, with nothing drawn after it
     "Liberty passwords encoded as {xor} or {aes} are only obfuscated.",
 ]

@@ -458,10 +458,10 @@ def _decoded_to_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     return [(start, end)]
 
 
-# --- ConvertTo-SecureString "X" -AsPlainText, SecretStr("X") ------------------------------------
+# --- ConvertTo-SecureString "X" -AsPlainText, SecretStr("X"), SecretValue.unsafePlainText("X") ---
 
 _SECURE_STRING_RE: Final = re.compile(
-    r"(?:securestring|secretstr|secretstring|secretbytes)"
+    r"(?:securestring|secretstr|secretstring|secretbytes|unsafeplaintext)"
     r"[ \t]*(?:\([ \t]*|[ \t]+(?:-string[ \t]+)?)"
     r"(?P<q>[\"'])(?P<secret>[^\"'\n]{4,256})(?P=q)"
 )
@@ -542,7 +542,9 @@ def _classify_login_pair(m: re.Match[str], text: str) -> str | None:
 # --- cat <key file> followed by its base64 body --------------------------------------------------
 
 _CAT_KEY_FILE_RE: Final = re.compile(r"cat[ \t]+(?P<path>[^\s|;&<>]{1,256})[ \t]*\r?\n")
-_KEY_FILE_NAME: Final = re.compile(r"key|secret|token")
+_KEY_FILE_NAME: Final = re.compile(r"key|secret|token|\.psk$")
+# A pre-shared key printed in hex (TLS-PSK files): 128 bits or more.
+_HEX_BODY: Final = re.compile(r"[0-9a-fA-F]{32,}")
 _BASE64_LINE: Final = re.compile(r"[A-Za-z0-9+/=_-]{16,256}\r?")
 
 
@@ -560,7 +562,11 @@ def _cat_key_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         lines.append(text[position:end].rstrip("\r"))
         position = end + 1
     body = "".join(lines)
-    drawn = token_shaped(body) or (has_entropy(body) and shannon_entropy(body) >= 4.5)
+    drawn = (
+        token_shaped(body)
+        or (has_entropy(body) and shannon_entropy(body) >= 4.5)
+        or (_HEX_BODY.fullmatch(body) is not None and shannon_entropy(body) >= 3.0)
+    )
     if len(body) < 20 or not drawn:
         return []
     return [(start, start + sum(len(line) + 1 for line in lines) - 1)]

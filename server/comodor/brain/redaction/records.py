@@ -298,7 +298,113 @@ def _classify_secret_map(m: re.Match[str], text: str) -> str | None:
     return "token" if _secret_map_spans(m, text) else None
 
 
+# --- records whose fields are letters: P= beside I=, "P:X" beside "U:", WIFI:S:..;P:X;; ----------
+
+# A one-letter password field (hexchat's servlist ``P=``, sendmail's authinfo ``"P:"``, a Wi-Fi
+# QR payload's ``P:``): only a password when a sibling one-letter field names the user, the
+# identity or the network (``U``, ``I``, ``S``, ``N``).
+_LETTER_FIELD_RE: Final = re.compile(r"[\n\"';]P[:=](?P<secret>[^\s\"';]{4,128})")
+_LETTER_SIBLING: Final = re.compile(r"[\n\"';](?:U|I|S|N)[:=][^\s\"';]")
+_SIBLING_REACH: Final = 160
+
+
+def _classify_letter_field(m: re.Match[str], text: str) -> str | None:
+    start = max(0, m.start() - _SIBLING_REACH)
+    if not _LETTER_SIBLING.search(text, start, min(len(text), m.end() + _SIBLING_REACH)):
+        return None
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
+# --- values under a section named for them: [admins] / admin = X ---------------------------------
+
+_CREDENTIAL_SECTION_RE: Final = re.compile(
+    r"\[(?:admins|users|passwords|credentials|secrets)\][ \t]*\r?\n"
+)
+_SECTION_LINE: Final = re.compile(r"[ \t]*[^\s=:\[#;]{1,64}[ \t]*[=:][ \t]*(?P<value>[^\s]{4,256})")
+_SECTION_LINES: Final = 20
+
+
+def _section_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The literal credentials of the ``name = value`` lines of a credentials section."""
+    spans: list[tuple[int, int]] = []
+    position = m.end()
+    for _ in range(_SECTION_LINES):
+        end = line_end(text, position)
+        line = _SECTION_LINE.match(text, position, end)
+        if line is None:
+            break  # a blank line, a comment or the next [section] ends it
+        if literal_credential(line.group("value")):
+            spans.append(line.span("value"))
+        position = end + 1
+    return spans
+
+
+def _classify_section(m: re.Match[str], text: str) -> str | None:
+    return "password" if _section_spans(m, text) else None
+
+
+# --- a Markdown table with a Password column ----------------------------------------------------
+
+_TABLE_HEADER_RE: Final = re.compile(
+    r"(?:password|passwd|passphrase|secret|token|api key|pin)[ \t]*\|"
+)
+_TABLE_ROWS: Final = 50
+
+
+def _table_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The cells of a Markdown table's column headed Password (or Secret, Token...)."""
+    begin = line_start(text, m.start())
+    header = text[begin : m.start()]
+    if not header.lstrip().startswith("|"):
+        return []
+    column = header.count("|")
+    position = line_end(text, m.end()) + 1
+    separator = text[position : line_end(text, position)]
+    if not separator.strip().startswith("|") or "-" not in separator:
+        return []
+    position += len(separator) + 1
+    spans: list[tuple[int, int]] = []
+    for _ in range(_TABLE_ROWS):
+        end = line_end(text, position)
+        row = text[position:end]
+        if not row.lstrip().startswith("|"):
+            break
+        cells = row.split("|")
+        if column < len(cells):
+            offset = position + sum(len(cell) + 1 for cell in cells[:column])
+            cell = cells[column]
+            value = cell.strip().strip("`")
+            if value and literal_credential(value):
+                start = offset + cell.index(value)
+                spans.append((start, start + len(value)))
+        position = end + 1
+        if position >= len(text):
+            break
+    return spans
+
+
+def _classify_table(m: re.Match[str], text: str) -> str | None:
+    return "password" if _table_spans(m, text) else None
+
+
 RECORD_RULES: Final[tuple[Rule, ...]] = (
+    Rule("password", STRUCTURAL, _LETTER_FIELD_RE, _classify_letter_field),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _CREDENTIAL_SECTION_RE,
+        _classify_section,
+        on_lowercase=True,
+        spans=_section_spans,
+    ),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _TABLE_HEADER_RE,
+        _classify_table,
+        on_lowercase=True,
+        spans=_table_spans,
+    ),
     Rule("password", STRUCTURAL, _ATOM_PAIR_RE, _classify_atom_pair, on_lowercase=True),
     Rule(
         "password",
