@@ -437,9 +437,10 @@ def _classify_token_user(m: re.Match[str], text: str) -> str | None:
 
 
 # A URL's query parameter named for a key or a token (``?appid=<hex>``, ``&token=<draw>``):
-# where a URL carries its credential. Checked to follow ``?`` or ``&``.
+# where a URL carries its credential. Anchored on the ``?`` or ``&`` (``key=`` alone is every
+# keyword argument in Python).
 _QUERY_RE: Final = re.compile(
-    r"(?:app_?id|api_?key|api-key|key|access_?token|token|auth|secret|sig|signature)="
+    r"[?&](?:app_?id|api_?key|api-key|key|access_?token|token|auth|secret|sig|signature)="
     r"(?P<secret>[A-Za-z0-9._~-]{12,256})(?=[&#\s\"'<>)]|$)"
 )
 # Log collectors that take their token as a path segment (``/inputs/<uuid>/tag/...``).
@@ -456,8 +457,6 @@ _FRAGMENT_KEY_RE: Final = re.compile(
 
 def _classify_query(m: re.Match[str], text: str) -> str | None:
     """A query value that is hex, a UUID or a draw: a word or a number is some other setting."""
-    if m.start() == 0 or text[m.start() - 1] not in "?&":
-        return None
     value = text[m.start("secret") : m.end("secret")]
     if _HEX.fullmatch(value) or shape(value) == RANDOM:
         return KIND

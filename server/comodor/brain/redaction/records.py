@@ -345,8 +345,11 @@ def _classify_section(m: re.Match[str], text: str) -> str | None:
 
 # --- a Markdown table with a Password column ----------------------------------------------------
 
+_TABLE_COLUMNS: Final = ("password", "passwd", "passphrase", "secret", "token", "api key", "pin")
+# Anchored on the pipe before the name, so the engine looks up "| password" and "|password",
+# not "token" (a word every tokenizer repeats).
 _TABLE_HEADER_RE: Final = re.compile(
-    r"(?:password|passwd|passphrase|secret|token|api key|pin)[ \t]*\|"
+    r"\|(?:" + "|".join(f" {name}|{name}" for name in _TABLE_COLUMNS) + r")[ \t]*\|"
 )
 _TABLE_ROWS: Final = 50
 
@@ -354,7 +357,7 @@ _TABLE_ROWS: Final = 50
 def _table_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     """The cells of a Markdown table's column headed Password (or Secret, Token...)."""
     begin = line_start(text, m.start())
-    header = text[begin : m.start()]
+    header = text[begin : m.start() + 1]
     if not header.lstrip().startswith("|"):
         return []
     column = header.count("|")
