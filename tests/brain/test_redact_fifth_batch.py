@@ -54,11 +54,8 @@ STILL_STORED: frozenset[str] = frozenset(
         "deluge-auth-file-line",  # user:password:level lines, likewise
         "dotnet-user-secrets-set",  # a word-like tail (Maple40Mxzru) mid-sentence, one seed
         "modal-token-set-secret-flag",  # a letters-only draw read as words, one seed
-        "ocaml-cohttp-basic-auth-credential",  # `Basic ("user", X): no secret word on the line
         "openwrt-uci-wireless-key",  # a word-like tail (Tiger25YGUAdb), one seed
-        "sequelize-constructor-positional",  # new X('db', 'user', X): no secret word
         "slack-export-message-text",  # a plain word and digits in prose, one seed
-        "two-factor-recovery-codes-file",  # code groups with no prefix or name beside them
     }
 )
 
@@ -105,6 +102,13 @@ LOOK_ALIKES: list[str] = [
     "P=1\nQ=2\nR=3",
     "[users]\nalice = Alice Smith\nbob = Bob Jones",
     "| User | Role |\n|---|---|\n| alice | Admin2024 |",
+    # constructors and calls whose literals are not a user and a password
+    "const e = new Error('bad input', 'field', 'expected a number');",
+    "const db = new Sequelize('shop', 'shop_app', process.env.DB_PASSWORD, {});",
+    "logging.basicConfig(level='INFO', format='%(message)s')",
+    # a recovery codes heading with no codes under it
+    "## Recovery codes\n\nSee the docs for details.",
+    "# Backup codes\nenabled: true\nmax: 10",
     # an obfuscation prefix in documentation, with nothing drawn after it
     "Liberty passwords encoded as {xor} or {aes} are only obfuscated.",
 ]

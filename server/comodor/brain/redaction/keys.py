@@ -249,6 +249,41 @@ _Z85_SECRET_RE: Final = re.compile(
 )
 
 
+# Two-factor recovery (backup) codes: a file or a page named for them, then lines of codes
+# (``08f66-571ab  67f5a-4c61d``, ``8d3k-2m9q``, ``48291736``), each a one-time password.
+_RECOVERY_CODES_RE: Final = re.compile(r"(?:recovery|backup)[ _-]?codes?[^\n]{0,80}\r?\n")
+_CODE_LINE: Final = re.compile(
+    r"[ \t]*(?:[-*][ \t]+)?(?:[0-9a-z]{4,6}-[0-9a-z]{4,6}|[0-9]{8,10}|[0-9a-z]{8,12})"
+    r"(?:[ \t]+(?:[0-9a-z]{4,6}-[0-9a-z]{4,6}|[0-9]{8,10}|[0-9a-z]{8,12}))*[ \t]*\r?"
+)
+_CODE_LINES: Final = 20
+
+
+def _recovery_code_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The lines of codes right after a recovery codes header (a blank line may come first).
+
+    Codes have digits: a list of words under the header (``enabled``) is not one.
+    """
+    spans: list[tuple[int, int]] = []
+    position = m.end()
+    for _ in range(_CODE_LINES):
+        end = line_end(text, position)
+        line = text[position:end]
+        if _CODE_LINE.fullmatch(line) and any(c.isdigit() for c in line):
+            first = len(line) - len(line.lstrip(" \t-*"))
+            spans.append((position + first, end))
+        elif line.strip() or spans:
+            break  # text, or the blank line after the codes
+        position = end + 1
+        if position >= len(text):
+            break
+    return spans
+
+
+def _classify_recovery_codes(m: re.Match[str], text: str) -> str | None:
+    return "password" if _recovery_code_spans(m, text) else None
+
+
 def _classify_obfuscated(m: re.Match[str], text: str) -> str | None:
     """An obfuscation's body is a draw of many characters (not ``{xor}xxxx`` in documentation)."""
     value = m.group("secret")
@@ -259,6 +294,14 @@ def _classify_obfuscated(m: re.Match[str], text: str) -> str | None:
 KEY_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", CONTEXTUAL, _OBFUSCATED_RE, _classify_obfuscated, WORD + "$"),
     Rule("private-key", CONTEXTUAL, _Z85_SECRET_RE, None, on_lowercase=True),
+    Rule(
+        "password",
+        CONTEXTUAL,
+        _RECOVERY_CODES_RE,
+        _classify_recovery_codes,
+        on_lowercase=True,
+        spans=_recovery_code_spans,
+    ),
     Rule(
         "private-key",
         PRIVATE_KEY,
