@@ -50,7 +50,6 @@ def test_the_fifth_batch_draws_every_secret_from_its_seed() -> None:
 # Kinds a piece of whose secret still survives in some seed, and why (see the module's notes).
 STILL_STORED: frozenset[str] = frozenset(
     {
-        "activemq-jetty-realm-properties",  # user: password, role lines: no word to anchor on
         "deluge-auth-file-line",  # user:password:level lines, likewise
         "dotnet-user-secrets-set",  # a word-like tail (Maple40Mxzru) mid-sentence, one seed
         "modal-token-set-secret-flag",  # a letters-only draw read as words, one seed
@@ -109,6 +108,9 @@ LOOK_ALIKES: list[str] = [
     # a recovery codes heading with no codes under it
     "## Recovery codes\n\nSee the docs for details.",
     "# Backup codes\nenabled: true\nmax: 10",
+    # a realm file whose passwords are the users' names, and code saying user: password
+    "# username: password [,rolename ...]\nguest: guest, guest",
+    "def check(user: str, password: str) -> bool:\n    return user: password",
     # an obfuscation prefix in documentation, with nothing drawn after it
     "Liberty passwords encoded as {xor} or {aes} are only obfuscated.",
 ]

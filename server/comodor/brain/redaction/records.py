@@ -390,7 +390,56 @@ def _classify_table(m: re.Match[str], text: str) -> str | None:
     return "password" if _table_spans(m, text) else None
 
 
+# --- lines under a comment that documents them as user and password ------------------------------
+
+# ``# username: password [,rolename ...]`` (Jetty and ActiveMQ realms), ``# user=password``: the
+# file says what its lines hold, so the field after the separator is a password.
+_DOCUMENTED_RECORD_RE: Final = re.compile(
+    r"user(?:name)?[ \t]*(?P<sep>[:=,])[ \t]*password\b[^\n]{0,80}\r?\n"
+)
+_RECORD_LINES: Final = 50
+
+
+def _documented_record_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The password field of each ``user<sep>password`` line under a comment saying so."""
+    begin = line_start(text, m.start())
+    if not text[begin : m.start()].strip().startswith(("#", "//", ";", "!")):
+        return []  # code that mentions user: password, not a file documenting its records
+    line_re = re.compile(
+        r"[ \t]*[^\s#;!"
+        + re.escape(m.group("sep"))
+        + r"]{1,64}[ \t]*"
+        + re.escape(m.group("sep"))
+        + r"[ \t]*(?P<value>[^\s,]{4,256})"
+    )
+    spans: list[tuple[int, int]] = []
+    position = m.end()
+    for _ in range(_RECORD_LINES):
+        end = line_end(text, position)
+        line = line_re.match(text, position, end)
+        if line is None:
+            break
+        if literal_credential(line.group("value")):
+            spans.append(line.span("value"))
+        position = end + 1
+        if position >= len(text):
+            break
+    return spans
+
+
+def _classify_documented_record(m: re.Match[str], text: str) -> str | None:
+    return "password" if _documented_record_spans(m, text) else None
+
+
 RECORD_RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "password",
+        STRUCTURAL,
+        _DOCUMENTED_RECORD_RE,
+        _classify_documented_record,
+        on_lowercase=True,
+        spans=_documented_record_spans,
+    ),
     Rule("password", STRUCTURAL, _LETTER_FIELD_RE, _classify_letter_field),
     Rule(
         "password",
