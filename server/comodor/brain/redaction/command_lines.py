@@ -18,7 +18,11 @@ carry a password whatever the tool:
 * a flag named for a key, password or credentials given a literal: ``--key <uuid or random
   draw>``, ``-pw X``, ``--dest-creds u:X``, ``--creds u:X``, an option ``login=u:X``; a short
   ``-P`` on a command whose name says passphrase (``gpg-preset-passphrase -P X``);
-* ``cat`` of a file named for a key, secret or token, and the base64 lines it printed.
+* ``cat`` of a file named for a key, secret or token (or a ``.psk``), and the base64 or hex
+  lines it printed;
+* a password fed as a here-string or a one-line here-doc (``chpasswd <<< 'u:X'``, ``cat <<EOF |
+  podman login --password-stdin``), and where a syntax takes only a password: an askpass
+  script's ``Password*) echo X``, ``user U using X``, ``.logon host/user,X``, ``PRAGMA key``.
 
 A literal of random letters alone (``CWPkdhknvPkJCkWt``, cases flipping at every other
 letter) counts as a drawn key too, wherever a literal credential is asked for.

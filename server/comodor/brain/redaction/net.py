@@ -10,11 +10,19 @@ It scores two things a credential has wherever it is written, and redacts when b
   ``=>``, ``:=``, ``->``, a closing quote or ``>``, a blank, ``is``), or further along as an
   argument of the call or command the word names (``HTTPBasicAuth("u", X)``, ``login u X``),
   or a user's password joined to the user by a colon or a comma (``-u ci:X``, ``--user
-  root:X``, ``user = "jdoe:X"``, ``lftp -u deploy,X``, ``amqps://worker:X@host``);
+  root:X``, ``user = "jdoe:X"``, ``lftp -u deploy,X``, ``amqps://worker:X@host``), or on
+  the few lines after a name that opens an element or a block (``<key>Password</key>`` then
+  ``<string>X</string>``, ``<AdministratorPassword>`` then ``<Value>X``, ``NAME = (`` then
+  ``"X"``, ``"X-Api-Key": {`` then ``"equalTo": "X"``); a weak ``key`` holding hex or a typed
+  password counts when a line around names an API, encryption, a user or a secret
+  (``api:`` / ``key: <hex>``); and in URLs, with no word at all: a drawn token as the
+  user-info, ``?appid=``/``&token=`` values, a log collector's ``/inputs/<uuid>/``, an
+  encrypted paste's ``#key``;
 * **shape** -- what the value looks like (:func:`shape`): drawn at random (any alphabet but
   bare hex, which is ordinary in code), picked by a person (letters with digits and a symbol
-  or a case flip, not words run together), or -- only right after a strong name -- a plain
-  word with digits (``postgres196``).
+  or a case flip, not words run together; a capitalised word, digits and more typed on,
+  ``Maple83Fen%``, :func:`comodor.brain.redaction.values.typed_on`), or -- only right after a
+  strong name -- a plain word with digits (``postgres196``).
 
 A strong name (``password``, ``api_token``) takes any shape right after it; a weak one
 (``key``, ``auth``) or a value further along the line needs a random or picked one. Values

@@ -15,6 +15,9 @@ instead write records of a name and a value, or put the value one level down:
   ``tokens:`` with ``host: token`` lines under it;
 * an atom and its value: ``{password, "..."}`` (Erlang ``sys.config``), ``{:password, "..."}``
   (Elixir), ``:password "..."`` (Clojure, EDN).
+* fields named by one letter beside a user's (``P=`` beside ``I=``, ``"P:X"`` beside ``"U:"``,
+  ``WIFI:S:..;P:X;;``), values under a section named for them (``[admins]``), a Markdown
+  table's Password column, and ``user: password`` lines under a comment documenting them so.
 
 The record is found by its braces on one line, else by the lines indented like the value's
 own key; classifiers look a bounded distance around the match.
