@@ -378,7 +378,12 @@ def _classify_auth_call(m: re.Match[str], text: str) -> str | None:
 
 # A constructor given a database, a user and a password as its first three literals
 # (``new Sequelize('shop', 'shop_app', 'X', {...})``, a client's ``new Client('db', 'u', 'X')``).
-_CONSTRUCTOR_RE: Final = re.compile(r"new[ \t]+[A-Za-z_$][\w.$]{0,60}[ \t]*\(")
+# The regex asks for three leading string literals, so the Python that parses the arguments
+# runs only for such constructors, not for every ``new X(`` of a JavaScript file.
+_CONSTRUCTOR_RE: Final = re.compile(
+    r"new[ \t]+[A-Za-z_$][\w.$]{0,60}[ \t]*\((?=(?:[ \t]*[\"'][^\"'\n]{1,64}[\"'][ \t]*,){2}"
+    r"[ \t]*[\"'])"
+)
 _NAME_LITERAL: Final = re.compile(r"[\w.@-]{1,64}")
 
 
