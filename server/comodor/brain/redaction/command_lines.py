@@ -18,7 +18,11 @@ carry a password whatever the tool:
 * a flag named for a key, password or credentials given a literal: ``--key <uuid or random
   draw>``, ``-pw X``, ``--dest-creds u:X``, ``--creds u:X``, an option ``login=u:X``; a short
   ``-P`` on a command whose name says passphrase (``gpg-preset-passphrase -P X``);
-* ``cat`` of a file named for a key, secret or token, and the base64 lines it printed.
+* ``cat`` of a file named for a key, secret or token (or a ``.psk``), and the base64 or hex
+  lines it printed;
+* a password fed as a here-string or a one-line here-doc (``chpasswd <<< 'u:X'``, ``cat <<EOF |
+  podman login --password-stdin``), and where a syntax takes only a password: an askpass
+  script's ``Password*) echo X``, ``user U using X``, ``.logon host/user,X``, ``PRAGMA key``.
 
 A literal of random letters alone (``CWPkdhknvPkJCkWt``, cases flipping at every other
 letter) counts as a drawn key too, wherever a literal credential is asked for.
@@ -34,7 +38,7 @@ from typing import Final
 
 from .base import ASSIGNMENT, WORD, Rule, group, has_entropy, shannon_entropy
 from .placement import password_shaped, token_shaped
-from .values import chosen, is_reference, is_template, random_letters
+from .values import chosen, is_reference, is_template, random_letters, typed_on
 
 _VALUE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`|;&<>]{1,256})"
 _WORD_RE: Final = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+")
@@ -59,7 +63,18 @@ def literal_credential(value: str) -> bool:
     value = _unquote(value)
     if not value or is_reference(value):
         return False
-    return password_shaped(value) or token_shaped(value) or random_letters(value)
+    return (
+        password_shaped(value)
+        or token_shaped(value)
+        or random_letters(value)
+        or typed_on(value)
+        or _GROUPED_LETTERS.fullmatch(value) is not None
+    )
+
+
+# An app password as providers issue them: four groups of four letters drawn at random
+# (``qjiu-afol-aaqa-yyaf``, ``abcd efgh ijkl mnop`` where a blank is allowed).
+_GROUPED_LETTERS: Final = re.compile(r"[a-z]{4}(?:-[a-z]{4}){3}|[a-z]{4}(?: [a-z]{4}){3}")
 
 
 def _command_before(m: re.Match[str], text: str, reach: int = 200) -> str:
@@ -124,22 +139,65 @@ def _classify_dash_pass(m: re.Match[str], text: str) -> str | None:
 
 # --- echo X | cmd --password-stdin ---------------------------------------------------------------
 
+# The format a printf is given before the value (``printf '%s' X``) is not the value.
+_PRINTF_FORMAT: Final = r"(?:(?:'%s[^'\n%]{0,4}'|\"%s[^\"\n%]{0,6}\")[ \t]+)?"
 _PIPED_RE: Final = re.compile(
-    r"(?:echo|printf)[ \t]+(?:-[ne]{1,2}[ \t]+)*" + _VALUE + r"[ \t]*\|(?P<rest>[^\n]{1,240})"
+    r"(?:echo|printf)[ \t]+(?:-[ne]{1,2}[ \t]+)*"
+    + _PRINTF_FORMAT
+    + _VALUE
+    + r"[ \t]*\|(?P<rest>[^\n]{1,240})"
 )
 _READS_PASSWORD: Final = re.compile(
     r"stdin|chpasswd|passwd|sudo[ \t]+-s\b|--password-fd|--passphrase-fd|login|vault|cryptsetup"
+    r"|secrets?[ \t]+(?:create|put|set|add)"
 )
 
 
 def _classify_piped(m: re.Match[str], text: str) -> str | None:
     if not _READS_PASSWORD.search(m.group("rest").lower()):
         return None
-    value = _unquote(group(m, text, "secret") or "")
+    return "password" if _fed_credential(group(m, text, "secret") or "") else None
+
+
+def _fed_credential(value: str) -> bool:
+    """Whether a value fed to a command's input is a literal password (or ``user:password``)."""
+    value = _unquote(value)
     user, colon, password = value.partition(":")
     if colon and user and literal_credential(password):
-        return "password"  # echo 'user:pw' | chpasswd
-    return "password" if literal_credential(value) else None
+        return True  # echo 'user:pw' | chpasswd
+    return literal_credential(value)
+
+
+# --- cmd <<< X, cmd <<EOF / X / EOF: a password fed as a here-string or a one-line here-doc ------
+
+_HERE_STRING_RE: Final = re.compile(r"<<<[ \t]*" + _VALUE)
+_HERE_DOC_RE: Final = re.compile(
+    r"<<-?[ \t]*[\"']?(?P<tag>[A-Za-z_][A-Za-z0-9_]{0,20})[\"']?(?P<rest>[^\n]{0,240})\r?\n"
+    r"(?P<secret>[^\s]{4,256})\r?\n[ \t]*(?P=tag)\b"
+)
+
+
+def _classify_here_string(m: re.Match[str], text: str) -> str | None:
+    """``chpasswd <<< 'u:X'``, ``docker login --password-stdin <<< X``."""
+    line = _command_before(m, text) + _rest_of_command(text, m.end())
+    if not _READS_PASSWORD.search(line.lower()):
+        return None
+    return "password" if _fed_credential(group(m, text, "secret") or "") else None
+
+
+def _here_string_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    start, end = m.span("secret")
+    if text[start] in "\"'":
+        return [(start + 1, end - 1)]
+    return [(start, end)]
+
+
+def _classify_here_doc(m: re.Match[str], text: str) -> str | None:
+    """``cat <<'EOF' | podman login --password-stdin`` and the one line of its body."""
+    line = _command_before(m, text) + m.group("rest")
+    if not _READS_PASSWORD.search(line.lower()):
+        return None
+    return "password" if _fed_credential(m.group("secret")) else None
 
 
 def _piped_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
@@ -151,6 +209,7 @@ def _piped_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 _ADD_USER_RE: Final = re.compile(
     r"(?:add_user|add-user|adduser|useradd|user[ \t]add|user[ \t]create|create_user|create-user"
     r"|createuser|change_password|change-password|set_password|set-password|htpasswd"
+    r"|createcredential|create-credential|modifycredential|modify-credential"
     r"|mosquitto_passwd)[ \t]+(?P<args>[^\n|;&]{1,300})"
 )
 
@@ -350,6 +409,33 @@ def _classify_auth_command(m: re.Match[str], text: str) -> str | None:
     return "password" if literal_credential(group(m, text, "secret") or "") else None
 
 
+# --- a password's answer: Password*) echo X, user U using X, .logon host/user,X, PRAGMA key = X --
+
+# The branch of an askpass script (or an expect-like case) that answers a password prompt.
+_PROMPT_ANSWER_RE: Final = re.compile(
+    r"pass(?:word|phrase)?[^\s)]{0,16}\)[ \t]*(?:echo|printf)[ \t]+(?:-[ne]{1,2}[ \t]+)*"
+    + _PRINTF_FORMAT
+    + _VALUE
+)
+# A statement that names a user and then gives its password after a keyword (DB2 ``connect to
+# D user U using X``), or as ``host/user,X`` (BTEQ's ``.logon``).
+_USER_USING_RE: Final = re.compile(r"user[ \t]+[^\s;]{1,64}[ \t]+using[ \t]+" + _VALUE)
+_LOGON_RE: Final = re.compile(
+    r"\.logon[ \t]+(?:[^\s/,;]{1,128}/)?[^\s/,;]{1,64},(?P<secret>[^\s;\"']{1,256})"
+)
+# SQLCipher's key statements: the passphrase of the database.
+_PRAGMA_KEY_RE: Final = re.compile(r"pragma[ \t]+(?:re)?key[ \t]*=[ \t]*" + _VALUE)
+
+
+def _classify_answer(m: re.Match[str], text: str) -> str | None:
+    """A literal where a command's syntax takes only a password (see the patterns above)."""
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
+def _answer_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    return _here_string_spans(m, text)
+
+
 # --- echo <base64> | base64 -d > release.p12 -----------------------------------------------------
 
 _DECODED_TO_FILE_RE: Final = re.compile(
@@ -376,10 +462,10 @@ def _decoded_to_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     return [(start, end)]
 
 
-# --- ConvertTo-SecureString "X" -AsPlainText, SecretStr("X") ------------------------------------
+# --- ConvertTo-SecureString "X" -AsPlainText, SecretStr("X"), SecretValue.unsafePlainText("X") ---
 
 _SECURE_STRING_RE: Final = re.compile(
-    r"(?:securestring|secretstr|secretstring|secretbytes)"
+    r"(?:securestring|secretstr|secretstring|secretbytes|unsafeplaintext)"
     r"[ \t]*(?:\([ \t]*|[ \t]+(?:-string[ \t]+)?)"
     r"(?P<q>[\"'])(?P<secret>[^\"'\n]{4,256})(?P=q)"
 )
@@ -460,7 +546,9 @@ def _classify_login_pair(m: re.Match[str], text: str) -> str | None:
 # --- cat <key file> followed by its base64 body --------------------------------------------------
 
 _CAT_KEY_FILE_RE: Final = re.compile(r"cat[ \t]+(?P<path>[^\s|;&<>]{1,256})[ \t]*\r?\n")
-_KEY_FILE_NAME: Final = re.compile(r"key|secret|token")
+_KEY_FILE_NAME: Final = re.compile(r"key|secret|token|\.psk$")
+# A pre-shared key printed in hex (TLS-PSK files): 128 bits or more.
+_HEX_BODY: Final = re.compile(r"[0-9a-fA-F]{32,}")
 _BASE64_LINE: Final = re.compile(r"[A-Za-z0-9+/=_-]{16,256}\r?")
 
 
@@ -478,7 +566,11 @@ def _cat_key_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         lines.append(text[position:end].rstrip("\r"))
         position = end + 1
     body = "".join(lines)
-    drawn = token_shaped(body) or (has_entropy(body) and shannon_entropy(body) >= 4.5)
+    drawn = (
+        token_shaped(body)
+        or (has_entropy(body) and shannon_entropy(body) >= 4.5)
+        or (_HEX_BODY.fullmatch(body) is not None and shannon_entropy(body) >= 3.0)
+    )
     if len(body) < 20 or not drawn:
         return []
     return [(start, start + sum(len(line) + 1 for line in lines) - 1)]
@@ -490,6 +582,26 @@ def _classify_cat_key_file(m: re.Match[str], text: str) -> str | None:
 
 
 COMMAND_RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "password",
+        ASSIGNMENT,
+        _HERE_STRING_RE,
+        _classify_here_string,
+        spans=_here_string_spans,
+    ),
+    Rule("password", ASSIGNMENT, _HERE_DOC_RE, _classify_here_doc),
+    *(
+        Rule(
+            "password",
+            ASSIGNMENT,
+            pattern,
+            _classify_answer,
+            WORD,
+            on_lowercase=True,
+            spans=_answer_spans,
+        )
+        for pattern in (_PROMPT_ANSWER_RE, _USER_USING_RE, _LOGON_RE, _PRAGMA_KEY_RE)
+    ),
     Rule(
         "password",
         ASSIGNMENT,

@@ -233,7 +233,75 @@ def _classify_k8s_data(m: re.Match[str], text: str) -> str | None:
     return "kubernetes-secret"
 
 
+# --- passwords only obfuscated, and keys in text encodings of their own -------------------------
+
+# Reversible obfuscations: Junos ``$9$`` (a fixed-table cipher anyone can undo) and WebSphere
+# Liberty's ``{xor}``/``{aes}`` (base64 of the password xored with "_", or AES with a shipped
+# key). Stored as they are, they are the password.
+_OBFUSCATED_RE: Final = re.compile(
+    r"(?P<secret>\$9\$[A-Za-z0-9./\-]{8,256}|\{(?:xor|aes)\}[A-Za-z0-9+/]{4,512}={0,2})"
+)
+# A ZeroMQ CURVE key in Z85 (40 characters from an alphabet full of punctuation) named secret:
+# the public one beside it is not a secret.
+_Z85_SECRET_RE: Final = re.compile(
+    r"secret[_-]?key[\"'\]]?[ \t]*(?:=|:|\()[ \t]*b?(?P<q>[\"'])"
+    r"(?P<secret>[0-9a-z.\-:+=^!/*?&<>()\[\]{}@%$#]{40})(?P=q)"
+)
+
+
+# Two-factor recovery (backup) codes: a file or a page named for them, then lines of codes
+# (``08f66-571ab  67f5a-4c61d``, ``8d3k-2m9q``, ``48291736``), each a one-time password.
+_RECOVERY_CODES_RE: Final = re.compile(r"(?:recovery|backup)[ _-]?codes?[^\n]{0,80}\r?\n")
+_CODE_LINE: Final = re.compile(
+    r"[ \t]*(?:[-*][ \t]+)?(?:[0-9a-z]{4,6}-[0-9a-z]{4,6}|[0-9]{8,10}|[0-9a-z]{8,12})"
+    r"(?:[ \t]+(?:[0-9a-z]{4,6}-[0-9a-z]{4,6}|[0-9]{8,10}|[0-9a-z]{8,12}))*[ \t]*\r?"
+)
+_CODE_LINES: Final = 20
+
+
+def _recovery_code_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The lines of codes right after a recovery codes header (a blank line may come first).
+
+    Codes have digits: a list of words under the header (``enabled``) is not one.
+    """
+    spans: list[tuple[int, int]] = []
+    position = m.end()
+    for _ in range(_CODE_LINES):
+        end = line_end(text, position)
+        line = text[position:end]
+        if _CODE_LINE.fullmatch(line) and any(c.isdigit() for c in line):
+            first = len(line) - len(line.lstrip(" \t-*"))
+            spans.append((position + first, end))
+        elif line.strip() or spans:
+            break  # text, or the blank line after the codes
+        position = end + 1
+        if position >= len(text):
+            break
+    return spans
+
+
+def _classify_recovery_codes(m: re.Match[str], text: str) -> str | None:
+    return "password" if _recovery_code_spans(m, text) else None
+
+
+def _classify_obfuscated(m: re.Match[str], text: str) -> str | None:
+    """An obfuscation's body is a draw of many characters (not ``{xor}xxxx`` in documentation)."""
+    value = m.group("secret")
+    body = value[3:] if value.startswith("$9$") else value.partition("}")[2]
+    return "password" if len(body) >= 8 and len(set(body)) >= 6 else None
+
+
 KEY_RULES: Final[tuple[Rule, ...]] = (
+    Rule("password", CONTEXTUAL, _OBFUSCATED_RE, _classify_obfuscated, WORD + "$"),
+    Rule("private-key", CONTEXTUAL, _Z85_SECRET_RE, None, on_lowercase=True),
+    Rule(
+        "password",
+        CONTEXTUAL,
+        _RECOVERY_CODES_RE,
+        _classify_recovery_codes,
+        on_lowercase=True,
+        spans=_recovery_code_spans,
+    ),
     Rule(
         "private-key",
         PRIVATE_KEY,

@@ -10,11 +10,19 @@ It scores two things a credential has wherever it is written, and redacts when b
   ``=>``, ``:=``, ``->``, a closing quote or ``>``, a blank, ``is``), or further along as an
   argument of the call or command the word names (``HTTPBasicAuth("u", X)``, ``login u X``),
   or a user's password joined to the user by a colon or a comma (``-u ci:X``, ``--user
-  root:X``, ``user = "jdoe:X"``, ``lftp -u deploy,X``, ``amqps://worker:X@host``);
+  root:X``, ``user = "jdoe:X"``, ``lftp -u deploy,X``, ``amqps://worker:X@host``), or on
+  the few lines after a name that opens an element or a block (``<key>Password</key>`` then
+  ``<string>X</string>``, ``<AdministratorPassword>`` then ``<Value>X``, ``NAME = (`` then
+  ``"X"``, ``"X-Api-Key": {`` then ``"equalTo": "X"``); a weak ``key`` holding hex or a typed
+  password counts when a line around names an API, encryption, a user or a secret
+  (``api:`` / ``key: <hex>``); and in URLs, with no word at all: a drawn token as the
+  user-info, ``?appid=``/``&token=`` values, a log collector's ``/inputs/<uuid>/``, an
+  encrypted paste's ``#key``;
 * **shape** -- what the value looks like (:func:`shape`): drawn at random (any alphabet but
   bare hex, which is ordinary in code), picked by a person (letters with digits and a symbol
-  or a case flip, not words run together), or -- only right after a strong name -- a plain
-  word with digits (``postgres196``).
+  or a case flip, not words run together; a capitalised word, digits and more typed on,
+  ``Maple83Fen%``, :func:`comodor.brain.redaction.values.typed_on`), or -- only right after a
+  strong name -- a plain word with digits (``postgres196``).
 
 A strong name (``password``, ``api_token``) takes any shape right after it; a weak one
 (``key``, ``auth``) or a value further along the line needs a random or picked one. Values
@@ -31,10 +39,11 @@ near, are the entropy net's (:mod:`.entropy`).
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from typing import Final
 
-from .base import ENTROPY, Rule, line_end, shannon_entropy
+from .base import ENTROPY, Rule, has_entropy, line_end, line_start, shannon_entropy
 from .values import (
     FIELD_WORDS,
     chosen,
@@ -46,6 +55,7 @@ from .values import (
     plausible_bare,
     random_letters,
     secret_name,
+    typed_on,
     wordy,
 )
 
@@ -63,7 +73,7 @@ RANDOM: Final = 3
 _WORD_RE: Final = re.compile(
     r"(?:pass|pwd|pw|secret|token|key|cred|auth|psk|login)"
     r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
-    r"(?=[\"'`\]>]?[ \t]{0,32}(?:[=:]|->)|[\"'`\]>]?[ \t]{1,32}[^\s=:(,)]"
+    r"(?=(?:\\?[\"'`]|[\]>])?[ \t]{0,32}(?:[=:]|->)|(?:\\?[\"'`]|[\]>])?[ \t]{1,32}[^\s=:(,)]"
     r"|[(,]?[ \t]?[\"'`]|>[^\s<])"
 )
 _NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -72,8 +82,8 @@ _REFERENCE_MARKS: Final = frozenset("$%@")
 # What may stand between a name and its value: a closing quote or bracket, blanks, an operator
 # of some syntax, "is", an opening quote. Read on the original text from the end of the name.
 _GAP: Final = re.compile(
-    r"[\"'`\]>]?[ \t]{0,32}(?:=>|:=|->|==?|:|::)?[ \t]{0,4}"
-    r"(?:(?:is|was|are|IS|Is)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>[\"'`]?)"
+    r"(?:\\?[\"'`]|[\]>])?[ \t]{0,32}(?:=>|:=|->|==?|:|::|[?+]=)?[ \t]{0,4}"
+    r"(?:(?:is|was|are|IS|Is)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>\\?[\"'`]|)"
 )
 # A value: no blank, no quote, no bracket (a call or an index is code), no separator of lists
 # or query strings.
@@ -87,12 +97,33 @@ _LATER: Final = re.compile(
 _FORMATTED: Final = re.compile(r"[ \t]*(?:%[^=]|\.format\()")
 _SCHEME: Final = re.compile(r"[A-Z][A-Za-z0-9-]{2,24}")
 _LINE_REACH: Final = 160
-_HEX: Final = re.compile(r"[0-9a-fA-F]{32,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}")
+_HEX: Final = re.compile(
+    r"[0-9a-fA-F]{32,}|[0-9a-fA-F]{8}(?:-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}"
+    r"|[0-9a-fA-F]{16,}:[0-9a-fA-F]{32,}"  # an id and its secret, as one admin key
+)
+# Around a weakly named hex value (``key: <hex>``), what says the key is a credential: a
+# parent or sibling naming an API, encryption, a user or a secret (``api:``, ``'crypt' => [``,
+# ``user: 'ci'``, ``new GhostAdminAPI({``), or the name's own qualifier (``api key = X``).
+_KEYED_CONTEXT: Final = re.compile(
+    r"(?:api|crypt|cipher|auth|user(?:name)?|secret|admin|access|license)"
+    r"(?:[\w]{0,24}[\"']?[ \t]*(?:=>|[:=(])|[\w]{0,24}[ \t]+[\"']|[ \t_-]?key\b)",
+    re.IGNORECASE,
+)
+_CONTEXT_LINES: Final = 2
+# Base64 of 18 bytes or more, whose slashes make it look like a path (whole groups of four).
+_BASE64_BLOB: Final = re.compile(
+    r"(?=[^\s]*[/+])(?:[A-Za-z0-9+/]{4}){6,128}(?:[A-Za-z0-9+/]{2,3}=?=?)?"
+)
 _SYMBOLS: Final = frozenset("!#$%^&*@~+?=")
 _DIGIT_THEN_LETTER: Final = re.compile(r"[0-9][_.-]?[A-Za-z]")
 _WORD_AND_DIGITS: Final = re.compile(r"[A-Za-z]{3,}[0-9]+")
 _CAMEL_TAIL: Final = re.compile(r"[0-9](?:[A-Z][a-z]{2,}){2,}$")
 _PERSON_FIRST: Final = re.compile(r"[A-Z][a-z]{2,}[0-9]+")
+# What a typed-on password holding it may still be code for (a path, a file, a call).
+_NOT_TYPED: Final = re.compile(r"[^A-Za-z0-9!#%^*._]")
+# Words that qualify the value after a secret's name rather than being it (``password
+# plaintext X`` on network gear, ``secret 0 X``).
+_QUALIFIERS: Final = frozenset({"plaintext", "cleartext", "plain-text", "unencrypted", "0"})
 _ISSUER_PART: Final = re.compile(r"[A-Za-z][A-Za-z0-9]{0,7}[_.-]")
 _NOT_HEX: Final = re.compile(r"[^0-9a-fA-F-]")
 MIN_DRAWN: Final = 20
@@ -121,13 +152,32 @@ def _name_around(text: str, start: int, end: int) -> tuple[int, int]:
     return begin, stop
 
 
-def _referenced(text: str, begin: int) -> bool:
-    """Whether the name starting at *begin* is a variable's reference: $X, %X%, @X, ${X}, {{X}}.
+def _referenced(text: str, begin: int, end: int) -> bool:
+    """Whether the name at ``text[begin:end]`` is a variable's reference: $X, %X%, @X, ${X}.
 
-    A brace alone opens a record (``{password, "X"}``), not a reference.
+    A brace alone opens a record (``{password, "X"}``), not a reference; a percent sign only
+    with one after the name (``%prod.quarkus.x.secret=`` is a profile's property).
     """
     before = text[max(0, begin - 2) : begin]
+    if before[-1:] == "%":
+        return text.startswith("%", end)
     return before[-1:] in _REFERENCE_MARKS or before in {"${", "{{", "#{"}
+
+
+def _keyed_shape(value: str) -> bool:
+    """A weakly named value that its context may make a credential: hex, or typed by a person."""
+    return _HEX.fullmatch(value) is not None or typed_on(value)
+
+
+def _keyed(text: str, position: int) -> bool:
+    """Whether the lines around *position* say a weakly named key is a credential."""
+    begin = position
+    for _ in range(_CONTEXT_LINES + 1):
+        begin = line_start(text, max(0, begin - 1), 200)
+    end = line_end(text, line_end(text, position, 200) + 1, 200)
+    return _KEYED_CONTEXT.search(text, begin, position) is not None or (
+        _KEYED_CONTEXT.search(text, line_end(text, position, 200), end) is not None
+    )
 
 
 @functools.lru_cache(maxsize=4096)
@@ -191,13 +241,19 @@ def shape(value: str) -> int:
         return PICKED  # a hex key or a UUID token: a credential only where a name says so
     if _issued(value):
         return RANDOM  # before the code check: hvs.<draw> is no attribute path
+    if random_letters(value) and drawn_letters(value, least=MIN_DRAWN):
+        return RANDOM  # crkUKtpYYqfZLpDfaFaX: no identifier flips case at every other letter
+    if _BASE64_BLOB.fullmatch(value) and _drawn(value.replace("/", "").replace("+", "")):
+        return RANDOM  # /QXFO9KxqHyqCWXZIt2/TD1U2ARHgXJN: base64 that starts with a slash
+    if (value.isalnum() or not _NOT_TYPED.search(value)) and typed_on(value):
+        return PICKED  # Orbit31TrvRrue: no word after the digits, so no type's name
     if _code(value):
         return 0
     if not wordy(value) and (_drawn(value) or random_letters(value)):
         return RANDOM
     if any(word in value.lower() for word in FIELD_WORDS):
         return 0  # MyTestSecret-a1b2c3, password2: a name, not what it names
-    if not wordy(value) and (_picked(value) or _short_draw(value)):
+    if (not wordy(value) and (_picked(value) or _short_draw(value))) or typed_on(value):
         return PICKED
     # Tiger613dtte, postgres196: a word and digits, which only a strong name makes a secret.
     if len(value) >= 6 and _WORD_AND_DIGITS.match(value) and not _HOSTISH.fullmatch(value):
@@ -275,11 +331,17 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
         end -= len(value) - len(trimmed)
         value = trimmed
     found = shape(value)
+    if not found and not quote and value.lower() in _QUALIFIERS and text.startswith(" ", end):
+        return _adjacent(text, end, strong)  # password plaintext <value>
     if not found and not quote and _SCHEME.fullmatch(value) and text.startswith(" ", end):
         # Authorization: GenieKey <value>, Bearer <value>: the scheme names the value after it
         return _adjacent(text, end, strong)
     if found == RANDOM or (strong and found >= PICKED):
         return start, end
+    if found == PICKED and _keyed_shape(value) and _keyed(text, start):
+        return start, end  # api: / key: <hex>, user: u / key: <uuid>
+    if found == PICKED and quote and "," in gap.group() and typed_on(value):
+        return start, end  # useInMemoryPgpKeys(signingKey, "Orbit952*gC1S"): its sibling
     if strong and found == PLAIN and _plain_place(text, gap, end):
         return start, end
     return None
@@ -317,7 +379,7 @@ def _further(text: str, start: int) -> list[tuple[int, int]]:
 
 def _spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     begin, name_end = _name_around(text, m.start(), m.end())
-    if _referenced(text, begin):
+    if _referenced(text, begin, name_end):
         return []  # "$PASSPHRASE", %TOKEN%, ${SECRET}: a reference stands here, not a name
     name = text[begin:name_end]
     strength = _named_kind(name)
@@ -341,22 +403,148 @@ def _classify(m: re.Match[str], text: str) -> str | None:
 # and "://" by their prefixes.
 _PAIR_RE: Final = re.compile(
     r"(?:(?:--user|-user|user|-u)(?:name)?[\"']?[ \t]{0,4}[=: \t][ \t]{0,4}[\"']?"
-    r"|://)(?P<user>[^\s:,\"'@/<>=]{1,64})[:,](?P<secret>[^\s\"'`,;@<>]{6,128})"
+    r"|://)(?P<user>[^\s:,\"'@/<>=]{1,64})[:,](?P<secret>[^\s\"'`,;@<>]{1,128})"
 )
+# Below this many characters a user's "password" is a placeholder (``-u KEY:X``) or a port.
+_LEAST_PAIRED: Final = 6
 
 
-def _classify_pair(m: re.Match[str], text: str) -> str | None:
-    """A user's password: taken when it has a credential's shape (a plain word is a port)."""
+def _pair_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """A user's password with a credential's shape (a plain word is a port), and the user.
+
+    The user counts when it is a drawn key (``-u <api key>:X``: the key stands where the user
+    does, with a placeholder for the password).
+    """
     value = text[m.start("secret") : m.end("secret")]
     url = m.group().startswith("://")
     if url and not text.startswith("@", m.end("secret")):
-        return None  # scheme://host:port/..., not user-info
-    least = PLAIN if url else PICKED
-    return KIND if shape(value) >= least and not value.isdigit() else None
+        return []  # scheme://host:port/..., not user-info
+    spans: list[tuple[int, int]] = []
+    long_enough = len(value) >= _LEAST_PAIRED and not value.isdigit()
+    if long_enough and shape(value) >= (PLAIN if url else PICKED):
+        spans.append(m.span("secret"))
+    user = text[m.start("user") : m.end("user")]
+    if len(user) >= MIN_DRAWN and (
+        shape(user) == RANDOM or (has_entropy(user) and looks_random(user))
+    ):
+        spans.append(m.span("user"))
+    return spans
+
+
+def _classify_pair(m: re.Match[str], text: str) -> str | None:
+    return KIND if _pair_spans(m, text) else None
+
+
+# A URL's user-info that is one drawn token (``https://<token>@git.fury.io/...``).
+_TOKEN_USER_RE: Final = re.compile(r"://(?P<secret>[^\s:/@\"'<>]{16,128})@")
+
+
+def _classify_token_user(m: re.Match[str], text: str) -> str | None:
+    value = text[m.start("secret") : m.end("secret")]
+    return KIND if shape(value) == RANDOM else None
+
+
+# A URL's query parameter named for a key or a token (``?appid=<hex>``, ``&token=<draw>``):
+# where a URL carries its credential. Anchored on the ``?`` or ``&`` (``key=`` alone is every
+# keyword argument in Python).
+_QUERY_RE: Final = re.compile(
+    r"[?&](?:app_?id|api_?key|api-key|key|access_?token|token|auth|secret|sig|signature)="
+    r"(?P<secret>[A-Za-z0-9._~-]{12,256})(?=[&#\s\"'<>)]|$)"
+)
+# Log collectors that take their token as a path segment (``/inputs/<uuid>/tag/...``).
+_PATH_TOKEN_RE: Final = re.compile(
+    r"/(?:inputs?|ingest|collect|bulk)/(?P<secret>[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}"
+    r"|[0-9a-f]{32,64})(?=[/?#\s\"'<>)]|$)"
+)
+# The key of an encrypted paste, in a URL's fragment after the paste's id (``/?<id>#<key>``):
+# the server never sees it, so whoever has the link has the plaintext.
+_FRAGMENT_KEY_RE: Final = re.compile(
+    r"/\?[0-9a-f]{8,64}#(?P<secret>[1-9A-HJ-NP-Za-km-z]{32,64}|[A-Za-z0-9_-]{32,64})"
+)
+
+
+def _classify_query(m: re.Match[str], text: str) -> str | None:
+    """A query value that is hex, a UUID or a draw: a word or a number is some other setting."""
+    value = text[m.start("secret") : m.end("secret")]
+    if _HEX.fullmatch(value) or shape(value) == RANDOM:
+        return KIND
+    if is_reference(value) or not _flipping(value):
+        return None  # a word, a name, a version: some other setting
+    return KIND if has_entropy(value) or not wordy(value) else None
+
+
+def _flipping(value: str) -> bool:
+    """Whether the letters of *value* flip case as often as a draw's (three in ten at least).
+
+    Identifiers flip once a word (``XMLHttpRequest``: three in thirteen).
+    """
+    letters = [c for c in value if c.isalpha()]
+    flips = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(letters))
+    return flips >= 0.3 * max(1, len(letters) - 1)
+
+
+def _classify_url_part(m: re.Match[str], text: str) -> str | None:
+    return KIND
+
+
+# A secret's name whose value is on the lines after it: the name closes an element at the end
+# of its line (``<key>Password</key>``, ``<name>db.password</name>``), opens one
+# (``<AdministratorPassword>``, ``<elementProp name="password" ...>``), or is assigned a block
+# opened there (``SMTP_PASSWORD = (``, ``"X-Api-Key": {``). Read on the lowercased text.
+_OPENER_RE: Final = re.compile(
+    r"(?:pass|pwd|secret|token|key|cred|auth|psk)"
+    r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
+    r"(?P<opener></[\w:.-]{1,40}>|[\"'][^<>\n]{0,80}>|>"
+    r"|[\"'`]?[ \t]{0,8}(?:=>|=|:)[ \t]{0,8}[\[({])[ \t]*\r?\n"
+)
+# What the lines after such a name may hold as its value: an element's text, a literal alone on
+# its line, or a field of the block (``"equalTo": "X"``).
+_BLOCK_VALUE: Final = re.compile(
+    r"[ \t]*(?:<[\w:.-]{1,40}(?:[ \t][^<>\n]{0,120})?>(?P<text>[^<>\s]{4,200})</"
+    r"|(?P<q>[\"'])(?P<literal>[^\"'\s\\]{4,200})(?P=q)[ \t]*[,)]?[ \t]*\r?$"
+    r"|[\"'][\w.-]{1,40}[\"'][ \t]*:[ \t]*(?P<fq>[\"'])(?P<field>[^\"'\s\\]{4,200})(?P=fq))"
+)
+_BLOCK_LINES: Final = 4
+
+
+def _block_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The value on the few lines after a secret's name that opens a block or an element.
+
+    The first value there with a credential's shape (a strong name takes a picked or hex one,
+    a weak one only a random draw): ``<boolProp>false</boolProp>`` before it is skipped.
+    """
+    begin, name_end = _name_around(text, m.start(), m.start("opener"))
+    if _referenced(text, begin, name_end):
+        return []
+    strength = _named_kind(text[begin:name_end])
+    if strength is None:
+        return []
+    least = PICKED if strength else RANDOM
+    position = m.end()
+    for _ in range(_BLOCK_LINES):
+        stop = line_end(text, position)
+        found = _BLOCK_VALUE.match(text, position, stop)
+        if found is not None:
+            which = next(g for g in ("text", "literal", "field") if found.group(g))
+            if shape(found.group(which)) >= least:
+                return [found.span(which)]
+        position = stop + 1
+        if position >= len(text):
+            break
+    return []
+
+
+def _classify_block(m: re.Match[str], text: str) -> str | None:
+    return KIND if _block_spans(m, text) else None
 
 
 NET_RULES: Final[tuple[Rule, ...]] = (
     Rule(KIND, ENTROPY, _WORD_RE, _classify, on_lowercase=True, spans=_spans),
-    Rule(KIND, ENTROPY, _PAIR_RE, _classify_pair, on_lowercase=True),
+    Rule(KIND, ENTROPY, _PAIR_RE, _classify_pair, on_lowercase=True, spans=_pair_spans),
+    Rule(KIND, ENTROPY, _TOKEN_USER_RE, _classify_token_user),
+    Rule(KIND, ENTROPY, _QUERY_RE, _classify_query, on_lowercase=False),
+    Rule(KIND, ENTROPY, _PATH_TOKEN_RE, _classify_url_part),
+    Rule(KIND, ENTROPY, _FRAGMENT_KEY_RE, _classify_url_part),
+    Rule(KIND, ENTROPY, _OPENER_RE, _classify_block, on_lowercase=True, spans=_block_spans),
 )
 """The net, meant to run after every named rule (:data:`comodor.brain.redaction.RULES`)."""

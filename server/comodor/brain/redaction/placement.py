@@ -56,6 +56,7 @@ from .values import (
     looks_random,
     ordered_fraction,
     secret_name,
+    typed_on,
     wordy,
 )
 
@@ -262,7 +263,7 @@ def _dsn_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 _STRING: Final = re.compile(r"(?P<q>[\"'`])(?P<body>(?:[^\"'`\\\n]|\\.){0,256}?)(?P=q)")
 _AUTH_CALL_RE: Final = re.compile(
     r"(?P<call>login|logon|signin|sign_in|authenticate|simple_bind_s|simple_bind|basicauth|digestauth"
-    r"|getconnection|connect|credentials?|auth)[ \t]*(?P<eq>=[ \t]*)?\("
+    r"|getconnection|connect|credentials?|auth|basic)[ \t]*(?P<eq>=[ \t]*)?\("
 )
 _USER_THEN_PASSWORD: Final = frozenset(
     {
@@ -278,6 +279,7 @@ _USER_THEN_PASSWORD: Final = frozenset(
         "credential",
         "credentials",
         "auth",
+        "basic",  # OCaml's `Basic ("user", "password"), an auth scheme's constructor
     }
 )
 
@@ -372,6 +374,35 @@ def _auth_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 
 def _classify_auth_call(m: re.Match[str], text: str) -> str | None:
     return "password" if _auth_call_spans(m, text) else None
+
+
+# A constructor given a database, a user and a password as its first three literals
+# (``new Sequelize('shop', 'shop_app', 'X', {...})``, a client's ``new Client('db', 'u', 'X')``).
+# The regex asks for three leading string literals, so the Python that parses the arguments
+# runs only for such constructors, not for every ``new X(`` of a JavaScript file.
+_CONSTRUCTOR_RE: Final = re.compile(
+    r"new[ \t]+[A-Za-z_$][\w.$]{0,60}[ \t]*\((?=(?:[ \t]*[\"'][^\"'\n]{1,64}[\"'][ \t]*,){2}"
+    r"[ \t]*[\"'])"
+)
+_NAME_LITERAL: Final = re.compile(r"[\w.@-]{1,64}")
+
+
+def _constructor_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The third literal, when the two before it are names and it is shaped as a password."""
+    if m.start() > 0 and (text[m.start() - 1].isalnum() or text[m.start() - 1] == "_"):
+        return []  # renew(, a word ending in "new"
+    args = _arguments(text, m.end())
+    if args is None or len(args) < 3 or not all(is_string for _, _, is_string in args[:3]):
+        return []
+    if not all(_NAME_LITERAL.fullmatch(text[start:end]) for start, end, _ in args[:2]):
+        return []
+    start, end, _ = args[2]
+    value = text[start:end]
+    return [(start, end)] if password_shaped(value) or typed_on(value) else []
+
+
+def _classify_constructor(m: re.Match[str], text: str) -> str | None:
+    return "password" if _constructor_spans(m, text) else None
 
 
 # A token-shaped literal as an argument: Github("..."), new Ably.Realtime('...').
@@ -653,6 +684,13 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         _classify_auth_call,
         on_lowercase=True,
         spans=_auth_call_spans,
+    ),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _CONSTRUCTOR_RE,
+        _classify_constructor,
+        spans=_constructor_spans,
     ),
     Rule(
         "token",

@@ -15,6 +15,9 @@ instead write records of a name and a value, or put the value one level down:
   ``tokens:`` with ``host: token`` lines under it;
 * an atom and its value: ``{password, "..."}`` (Erlang ``sys.config``), ``{:password, "..."}``
   (Elixir), ``:password "..."`` (Clojure, EDN).
+* fields named by one letter beside a user's (``P=`` beside ``I=``, ``"P:X"`` beside ``"U:"``,
+  ``WIFI:S:..;P:X;;``), values under a section named for them (``[admins]``), a Markdown
+  table's Password column, and ``user: password`` lines under a comment documenting them so.
 
 The record is found by its braces on one line, else by the lines indented like the value's
 own key; classifiers look a bounded distance around the match.
@@ -298,7 +301,165 @@ def _classify_secret_map(m: re.Match[str], text: str) -> str | None:
     return "token" if _secret_map_spans(m, text) else None
 
 
+# --- records whose fields are letters: P= beside I=, "P:X" beside "U:", WIFI:S:..;P:X;; ----------
+
+# A one-letter password field (hexchat's servlist ``P=``, sendmail's authinfo ``"P:"``, a Wi-Fi
+# QR payload's ``P:``): only a password when a sibling one-letter field names the user, the
+# identity or the network (``U``, ``I``, ``S``, ``N``).
+_LETTER_FIELD_RE: Final = re.compile(r"[\n\"';]P[:=](?P<secret>[^\s\"';]{4,128})")
+_LETTER_SIBLING: Final = re.compile(r"[\n\"';](?:U|I|S|N)[:=][^\s\"';]")
+_SIBLING_REACH: Final = 160
+
+
+def _classify_letter_field(m: re.Match[str], text: str) -> str | None:
+    start = max(0, m.start() - _SIBLING_REACH)
+    if not _LETTER_SIBLING.search(text, start, min(len(text), m.end() + _SIBLING_REACH)):
+        return None
+    return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
+# --- values under a section named for them: [admins] / admin = X ---------------------------------
+
+_CREDENTIAL_SECTION_RE: Final = re.compile(
+    r"\[(?:admins|users|passwords|credentials|secrets)\][ \t]*\r?\n"
+)
+_SECTION_LINE: Final = re.compile(r"[ \t]*[^\s=:\[#;]{1,64}[ \t]*[=:][ \t]*(?P<value>[^\s]{4,256})")
+_SECTION_LINES: Final = 20
+
+
+def _section_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The literal credentials of the ``name = value`` lines of a credentials section."""
+    spans: list[tuple[int, int]] = []
+    position = m.end()
+    for _ in range(_SECTION_LINES):
+        end = line_end(text, position)
+        line = _SECTION_LINE.match(text, position, end)
+        if line is None:
+            break  # a blank line, a comment or the next [section] ends it
+        if literal_credential(line.group("value")):
+            spans.append(line.span("value"))
+        position = end + 1
+    return spans
+
+
+def _classify_section(m: re.Match[str], text: str) -> str | None:
+    return "password" if _section_spans(m, text) else None
+
+
+# --- a Markdown table with a Password column ----------------------------------------------------
+
+_TABLE_COLUMNS: Final = ("password", "passwd", "passphrase", "secret", "token", "api key", "pin")
+# Anchored on the pipe before the name, so the engine looks up "| password" and "|password",
+# not "token" (a word every tokenizer repeats).
+_TABLE_HEADER_RE: Final = re.compile(
+    r"\|(?:" + "|".join(f" {name}|{name}" for name in _TABLE_COLUMNS) + r")[ \t]*\|"
+)
+_TABLE_ROWS: Final = 50
+
+
+def _table_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The cells of a Markdown table's column headed Password (or Secret, Token...)."""
+    begin = line_start(text, m.start())
+    header = text[begin : m.start() + 1]
+    if not header.lstrip().startswith("|"):
+        return []
+    column = header.count("|")
+    position = line_end(text, m.end()) + 1
+    separator = text[position : line_end(text, position)]
+    if not separator.strip().startswith("|") or "-" not in separator:
+        return []
+    position += len(separator) + 1
+    spans: list[tuple[int, int]] = []
+    for _ in range(_TABLE_ROWS):
+        end = line_end(text, position)
+        row = text[position:end]
+        if not row.lstrip().startswith("|"):
+            break
+        cells = row.split("|")
+        if column < len(cells):
+            offset = position + sum(len(cell) + 1 for cell in cells[:column])
+            cell = cells[column]
+            value = cell.strip().strip("`")
+            if value and literal_credential(value):
+                start = offset + cell.index(value)
+                spans.append((start, start + len(value)))
+        position = end + 1
+        if position >= len(text):
+            break
+    return spans
+
+
+def _classify_table(m: re.Match[str], text: str) -> str | None:
+    return "password" if _table_spans(m, text) else None
+
+
+# --- lines under a comment that documents them as user and password ------------------------------
+
+# ``# username: password [,rolename ...]`` (Jetty and ActiveMQ realms), ``# user=password``: the
+# file says what its lines hold, so the field after the separator is a password.
+_DOCUMENTED_RECORD_RE: Final = re.compile(
+    r"user(?:name)?[ \t]*(?P<sep>[:=,])[ \t]*password\b[^\n]{0,80}\r?\n"
+)
+_RECORD_LINES: Final = 50
+
+
+def _documented_record_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The password field of each ``user<sep>password`` line under a comment saying so."""
+    begin = line_start(text, m.start())
+    if not text[begin : m.start()].strip().startswith(("#", "//", ";", "!")):
+        return []  # code that mentions user: password, not a file documenting its records
+    line_re = re.compile(
+        r"[ \t]*[^\s#;!"
+        + re.escape(m.group("sep"))
+        + r"]{1,64}[ \t]*"
+        + re.escape(m.group("sep"))
+        + r"[ \t]*(?P<value>[^\s,]{4,256})"
+    )
+    spans: list[tuple[int, int]] = []
+    position = m.end()
+    for _ in range(_RECORD_LINES):
+        end = line_end(text, position)
+        line = line_re.match(text, position, end)
+        if line is None:
+            break
+        if literal_credential(line.group("value")):
+            spans.append(line.span("value"))
+        position = end + 1
+        if position >= len(text):
+            break
+    return spans
+
+
+def _classify_documented_record(m: re.Match[str], text: str) -> str | None:
+    return "password" if _documented_record_spans(m, text) else None
+
+
 RECORD_RULES: Final[tuple[Rule, ...]] = (
+    Rule(
+        "password",
+        STRUCTURAL,
+        _DOCUMENTED_RECORD_RE,
+        _classify_documented_record,
+        on_lowercase=True,
+        spans=_documented_record_spans,
+    ),
+    Rule("password", STRUCTURAL, _LETTER_FIELD_RE, _classify_letter_field),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _CREDENTIAL_SECTION_RE,
+        _classify_section,
+        on_lowercase=True,
+        spans=_section_spans,
+    ),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _TABLE_HEADER_RE,
+        _classify_table,
+        on_lowercase=True,
+        spans=_table_spans,
+    ),
     Rule("password", STRUCTURAL, _ATOM_PAIR_RE, _classify_atom_pair, on_lowercase=True),
     Rule(
         "password",

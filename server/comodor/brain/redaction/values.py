@@ -228,6 +228,35 @@ def wordy(token: str) -> bool:
     return len(parts) >= 3 and sum(bool(_ONE_CASE.fullmatch(p)) for p in parts) >= len(parts) * 0.75
 
 
+# A person's password: a capitalised word, two to four digits, then a few characters typed on
+# (``Maple83Fen%``, ``Copper73TAhg``, ``Harbor51.Axu``).
+_WORD_DIGITS_TAIL: Final = re.compile(r"[A-Z][a-z]{2,9}[0-9]{2,4}(?P<tail>[^\s]{3,10})")
+# A tail that is words or acronyms (``Sha256WithRSA``, ``Base64Url``, ``Int32Array``): a name.
+_WORDS_TAIL: Final = re.compile(r"(?:[A-Z][a-z]+|[A-Z]{2,}(?![a-z]))+|[a-z]+")
+_TYPED_SYMBOLS: Final = frozenset("!#$%^&*@~+?=._")
+_FILE_SUFFIX: Final = re.compile(r"\.[a-z0-9]{1,4}$")
+
+
+def typed_on(value: str) -> bool:
+    """``Maple83Fen%``, ``Tiger32YNys``: a word and digits a person typed more characters after.
+
+    Type names put words after their digits (``Int32Array``, ``Sha256WithRSA``); a person
+    goes on with a symbol or letters in no word's casing.
+    """
+    m = _WORD_DIGITS_TAIL.fullmatch(value)
+    if m is None:
+        return False
+    tail = m.group("tail")
+    if _FILE_SUFFIX.search(tail):
+        return False  # Python39.dll, Office365.com: a file or a host
+    if any(c in _TYPED_SYMBOLS for c in tail):
+        return True
+    if not tail.isalnum():
+        return False
+    named = _WORDS_TAIL.fullmatch(tail) is not None and (wordy(tail) or tail.isupper())
+    return not named
+
+
 def random_letters(value: str) -> bool:
     """``CWPkdhknvPkJCkWt``: a drawn key of letters only, its cases flipping at random.
 
@@ -289,6 +318,7 @@ _STRONG_ENDINGS: Final = (
     "accesskey",
     "credential",
     "credentials",
+    "creds",
     "authorization",
     "macaroon",
     "psk",
@@ -304,6 +334,7 @@ _KINDS: Final = {
     "privatekey": "private-key",
     "accesskey": "access-key",
     "credential": "credentials",
+    "creds": "credentials",
     "authorization": "token",
     "macaroon": "token",
     "keymaterial": "password",
