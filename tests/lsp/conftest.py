@@ -2,10 +2,11 @@
 
 The server's answers depend on the client in a few places only: hover (command links for
 VS Code), code actions and their edits (resolve support, document changes) and the
-configuration pull. Tests whose checks differ there (a module, or a single test) are marked
-``every_client`` and run once per client; every other test runs once, as one of the two (chosen by its name, so
-both clients keep being exercised across the suite). Tests that only need *a* server that
-stays up, not a fresh one, share one per module (:func:`shared_session`).
+configuration pull. Tests whose checks differ there (a module, or a single test) are
+marked ``every_client`` and run once per client; every other test runs once, as one of the
+two (chosen by its name, so both clients keep being exercised across the suite). Tests that
+only need *a* server that stays up, not a fresh one, share one per module
+(:func:`shared_session`).
 """
 
 from __future__ import annotations
