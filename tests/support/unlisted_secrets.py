@@ -137,6 +137,25 @@ def split_a_third(names: list[str], seed: int) -> tuple[set[str], set[str]]:
     return set(order[cut:]), set(order[:cut])
 
 
+def check_samples_well_formed(build: Callable[[int], list[UnlistedSample]], seed: int) -> None:
+    """*build*(seed) has seed 0's kinds in its order; every secret long, in its context, told."""
+    samples = build(seed)
+    assert [s.name for s in samples] == [s.name for s in build(0)]
+    for sample in samples:
+        assert sample.secret in sample.context
+        assert len(sample.secret) >= 8
+        assert sample.shingles, f"{sample.name}: every piece of the secret is in its context"
+
+
+def check_secrets_drawn_from_seed(build: Callable[[int], list[UnlistedSample]]) -> None:
+    """The same seed draws the same secrets; another seed draws a different one for each kind."""
+    first = {s.name: s.secret for s in build(0)}
+    again = {s.name: s.secret for s in build(0)}
+    other = {s.name: s.secret for s in build(1)}
+    assert first == again
+    assert not [name for name in first if first[name] == other[name]]
+
+
 def draw_batch(
     draw: _Draw,
     parts: Sequence[Callable[[Any, Add], None]],
