@@ -17,7 +17,7 @@ import importlib
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 import attrs
@@ -213,6 +213,29 @@ def line_end(text: str, position: int, reach: int = 512) -> int:
     """Where the line holding *position* ends, looking ahead at most *reach* characters."""
     end = text.find("\n", position, position + reach)
     return min(len(text), position + reach) if end < 0 else end
+
+
+def lines_below(text: str, position: int, most: int) -> Iterator[tuple[int, str]]:
+    """The lines from *position* on, at most *most* of them, each with where it starts.
+
+    For rules that read the block under a match (a section's entries, a table's rows). Each
+    line is looked for within 1,024 characters; a longer one, or the text's last, runs to the
+    end of the text and ends the walk -- so a rule doing this for every match stays linear.
+    """
+    for _ in range(most):
+        end = text.find("\n", position, position + 1024)
+        yield position, text[position : len(text) if end < 0 else end]
+        if end < 0:
+            return
+        position = end + 1
+
+
+def first_value_span(entry: re.Match[str]) -> tuple[int, int] | None:
+    """The span of the value an entry matched: its ``dq``, ``sq`` or ``bare`` group, first set."""
+    for name in ("dq", "sq", "bare"):
+        if entry.start(name) >= 0:
+            return entry.span(name)
+    return None
 
 
 def group(m: re.Match[str], text: str, name: str) -> str | None:

@@ -28,7 +28,17 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import STRUCTURAL, WORD, Rule, group, has_entropy, line_start, shannon_entropy
+from .base import (
+    STRUCTURAL,
+    WORD,
+    Rule,
+    first_value_span,
+    group,
+    has_entropy,
+    line_start,
+    lines_below,
+    shannon_entropy,
+)
 from .command_lines import literal_credential
 from .values import chosen, is_reference, ordered_fraction, secret_name, wordy
 
@@ -210,24 +220,16 @@ def _auth_section_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     the next section header or a blank line.
     """
     spans: list[tuple[int, int]] = []
-    position = m.end()
-    for _ in range(32):
-        line_end = text.find("\n", position, position + 1024)
-        end = len(text) if line_end < 0 else line_end
-        line = text[position:end]
+    for position, line in lines_below(text, m.end(), 32):
         if not line.strip() or line.lstrip().startswith("["):
             break
         entry = _SECTION_ENTRY_RE.fullmatch(line)
-        if entry is not None:
-            for name in ("dq", "sq", "bare"):
-                if entry.start(name) >= 0:
-                    value = entry.group(name)
-                    if literal_credential(value) or (chosen(value) and not is_reference(value)):
-                        spans.append((position + entry.start(name), position + entry.end(name)))
-                    break
-        if line_end < 0:
-            break
-        position = line_end + 1
+        span = None if entry is None else first_value_span(entry)
+        if span is None:
+            continue
+        value = line[span[0] : span[1]]
+        if literal_credential(value) or (chosen(value) and not is_reference(value)):
+            spans.append((position + span[0], position + span[1]))
     return spans
 
 
@@ -371,11 +373,7 @@ def _secret_column_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         return []
     column = words.index("secret")
     spans: list[tuple[int, int]] = []
-    position = m.end()
-    for _ in range(64):
-        line_end = text.find("\n", position, position + 1024)
-        end = len(text) if line_end < 0 else line_end
-        line = text[position:end]
+    for position, line in lines_below(text, m.end(), 64):
         if not line.strip():
             break  # the table ends at a blank line
         if not line.lstrip().startswith("#"):
@@ -386,9 +384,6 @@ def _secret_column_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
                 if value not in {"*", "-", ""} and not is_reference(value):
                     offset = 1 if line[start] == '"' else 0
                     spans.append((position + start + offset, position + stop - offset))
-        if line_end < 0:
-            break
-        position = line_end + 1
     return spans
 
 
@@ -608,18 +603,11 @@ def _credential_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     if line_end < 0 or not _credential_file(path):
         return []  # the comment must end within 100 characters: the rows are below it
     spans: list[tuple[int, int]] = []
-    position = line_end + 1
-    for _ in range(64):
-        line_end = text.find("\n", position, position + 1024)
-        end = len(text) if line_end < 0 else line_end
-        line = text[position:end]
+    for position, line in lines_below(text, line_end + 1, 64):
         if not line.strip():
             break
         if not line.lstrip().startswith("#"):
             spans += [(position + begin, position + stop) for begin, stop in _row_spans(line)]
-        if line_end < 0:
-            break
-        position = line_end + 1
     return spans
 
 

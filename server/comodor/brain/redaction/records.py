@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import STRUCTURAL, Rule, group, line_end, line_start
+from .base import STRUCTURAL, Rule, first_value_span, group, line_end, line_start, lines_below
 from .command_lines import literal_credential
 from .values import (
     NUMBER,
@@ -276,24 +276,13 @@ def _secret_map_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
                 spans.append(pair.span(group_name))
         return spans
     column = _indent(text[line_start(text, m.start(), 256) : m.start()] + "x")
-    position = m.end()
-    for _ in range(32):
-        line_end = text.find("\n", position, position + 1024)
-        end = len(text) if line_end < 0 else line_end
-        line = text[position:end]
+    for position, line in lines_below(text, m.end(), 32):
         if not line.strip() or _indent(line) <= column:
             break
         entry = _YAML_PAIR_RE.fullmatch(line)
-        if entry is not None:
-            for group_name in ("dq", "sq", "bare"):
-                if entry.start(group_name) >= 0:
-                    if literal_credential(entry.group(group_name)):
-                        start, stop = entry.span(group_name)
-                        spans.append((position + start, position + stop))
-                    break
-        if line_end < 0:
-            break
-        position = line_end + 1
+        value = None if entry is None else first_value_span(entry)
+        if value is not None and literal_credential(line[value[0] : value[1]]):
+            spans.append((position + value[0], position + value[1]))
     return spans
 
 
