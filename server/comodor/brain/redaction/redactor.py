@@ -36,7 +36,8 @@ from collections.abc import Sequence
 
 from . import RULES
 from .base import MARKER_PREFIX, Rule
-from .matching import SecretMatch, candidates, merge
+from .gutters import gutter_view
+from .matching import SecretMatch, _Candidate, candidates, merge
 
 __all__ = ["MARKER_PREFIX", "SecretMatch", "contains_secret", "cut", "find_secrets", "redact"]
 
@@ -80,6 +81,23 @@ def _to_original(found: list[SecretMatch], applied: list[SecretMatch]) -> list[S
     return mapped
 
 
+def _found(text: str, rules: Sequence[Rule]) -> list[SecretMatch]:
+    """Every secret in *text*, read as it is and read again behind its lines' gutters.
+
+    A credential file shown as a diff, quoted in a chat, numbered in a code view or commented
+    out (:mod:`.gutters`) keeps its secret where no rule that reads a line from its start
+    would look; the second reading finds it, and adds to what the first found.
+    """
+    found: list[_Candidate] = candidates(text, rules)
+    view = gutter_view(text)
+    if view is not None:
+        found += [
+            (view.to_text(start), view.to_text(end), priority, kind)
+            for start, end, priority, kind in candidates(view.text, rules)
+        ]
+    return merge(found)
+
+
 def _scan(text: str, rules: Sequence[Rule] = RULES) -> tuple[list[SecretMatch], str]:
     """Find the secrets in *text* and redact them, until redacting again would change nothing.
 
@@ -89,10 +107,10 @@ def _scan(text: str, rules: Sequence[Rule] = RULES) -> tuple[list[SecretMatch], 
     ``redact(redact(x)) == redact(x)``; for the usual text it costs one extra scan when a
     secret was found and nothing when none was.
     """
-    matches = merge(candidates(text, rules))
+    matches = _found(text, rules)
     redacted = _replace(text, matches) if matches else text
     while matches:
-        more = merge(candidates(redacted, rules))
+        more = _found(redacted, rules)
         if not more:
             break
         matches = merge(
@@ -133,7 +151,7 @@ def redact(text: str, *, rules: Sequence[Rule] = RULES) -> str:
 def contains_secret(text: str) -> bool:
     """Whether :func:`redact` would change *text*."""
     _require_str(text, "contains_secret")
-    return bool(merge(candidates(text, RULES)))
+    return bool(_found(text, RULES))
 
 
 def cut(text: str, limit: int) -> str:

@@ -1,0 +1,125 @@
+"""Secrets behind a gutter: a credential file shown as a diff, quoted, numbered, logged, or
+pasted after a label is redacted as well as the file itself.
+
+Every rule that reads a line from its start missed such a secret (one kind in thirty of the
+corpora, behind any one gutter); :mod:`comodor.brain.redaction.gutters` reads those lines
+again with the gutter cut off.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import pytest
+from comodor_lsp.brain.redaction.gutters import gutter_view
+from comodor_lsp.brain.redaction.redactor import find_secrets, redact
+
+from tests.support.fifth_batch_secrets import STILL_STORED, build_fifth_batch
+from tests.support.fourth_batch_secrets import build_fourth_batch
+from tests.support.unlisted_secrets import UnlistedSample, build_unlisted
+from tests.support.unseen_secrets import build_unseen
+
+
+def _every_line(gutter: Callable[[int], str]) -> Callable[[str], str]:
+    return lambda text: "\n".join(gutter(i) + line for i, line in enumerate(text.split("\n")))
+
+
+GUTTERS: dict[str, Callable[[str], str]] = {
+    "an agent's patch": lambda text: "@@ -1,3 +1,40 @@\n" + _every_line(lambda i: "+")(text),
+    "a quote in a chat": _every_line(lambda i: "> "),
+    "a numbered code view": _every_line(lambda i: f"{i + 1:>6}\t"),
+    "an editor's gutter": _every_line(lambda i: f"{i + 12} | "),
+    "a log's timestamps": _every_line(lambda i: f"2026-12-04 10:00:{i % 60:02d},123 INFO "),
+    "a shell prompt": _every_line(lambda i: "$ "),
+    "a label typed before the paste": lambda text: "the config I use: " + text,
+}
+
+
+@functools.cache
+def _corpus() -> list[UnlistedSample]:
+    return [
+        *build_unlisted(0),
+        *build_unseen(0),
+        *build_fourth_batch(0),
+        *(s for s in build_fifth_batch(0) if s.name not in STILL_STORED),
+    ]
+
+
+@functools.cache
+def _stored_alone() -> frozenset[str]:
+    return frozenset(
+        s.name for s in _corpus() if any(piece in redact(s.context) for piece in s.shingles)
+    )
+
+
+def _stored_behind(gutter: Callable[[str], str]) -> list[str]:
+    """Kinds a piece of whose secret survives behind *gutter* but not on its own.
+
+    (A URL's whole text is one corpus's secret, and its host is kept on purpose.)
+    """
+    stored = []
+    for sample in _corpus():
+        if sample.name in _stored_alone():
+            continue
+        shown = gutter(sample.context)
+        rest = shown.replace(sample.secret, "\0")
+        pieces = {piece for piece in sample.shingles if piece not in rest}
+        redacted = redact(shown)
+        if any(piece in redacted for piece in pieces):
+            stored.append(sample.name)
+    return stored
+
+
+@pytest.mark.parametrize("shown_as", list(GUTTERS))
+def test_every_corpus_secret_is_redacted_behind_a_gutter(shown_as: str) -> None:
+    assert _stored_behind(GUTTERS[shown_as]) == []
+
+
+def test_a_pgpass_line_added_by_an_agents_patch_is_redacted_where_it_stands() -> None:
+    patch = (
+        "--- a/deploy/pgpass\n+++ b/deploy/pgpass\n@@ -1,1 +1,2 @@\n"
+        " # hostname:port:database:username:password\n"
+        "+db.internal:5432:orders:svc_orders:Tulip38-Quarry!\n"
+    )
+    redacted = redact(patch)
+    assert "Tulip38-Quarry!" not in redacted
+    assert "\n+db.internal:" in redacted and redacted.endswith("]\n")
+
+
+def test_a_quoted_config_block_keeps_its_quote_marks_and_loses_its_secret() -> None:
+    quoted = "> [client]\n> user = backup\n> password = Orchid71+Lantern\n> host = db1\n"
+    redacted = redact(quoted)
+    assert "Orchid71+Lantern" not in redacted
+    assert redacted.startswith("> [client]\n> user = backup\n> password = [REDACTED:")
+    assert redacted.endswith("]\n> host = db1\n")
+
+
+LOOK_ALIKES = [
+    # a doctest, a REPL session, a shell session: code behind a prompt stays code
+    ">>> from decimal import Decimal\n>>> Decimal('1.33') + Decimal('1.27')\nDecimal('2.60')\n",
+    "$ git log --oneline -3\n$ export PATH=$HOME/.local/bin:$PATH\n",
+    # a diff of ordinary code and config
+    "@@ -3,4 +3,4 @@\n def connect(self):\n-    self.timeout = 30\n+    self.timeout = 60\n"
+    "     return self.pool.get(key=self.cache_key)\n",
+    # numbered lines and a log
+    "  12\tdef rotate(key_id: str) -> None:\n  13\t    store.rotate(key_id)\n",
+    "2026-12-04 10:00:01,123 INFO token refreshed for user 4412 (expires in 3600 s)\n",
+    # a label before a pasted table without secrets
+    "the release plan: | Step | Owner |\n|---|---|\n| tag | alice |\n",
+]
+
+
+@pytest.mark.parametrize("text", LOOK_ALIKES)
+def test_code_and_prose_behind_a_gutter_are_kept(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_text_without_any_gutter_gets_no_second_reading() -> None:
+    assert gutter_view("password = x\nuser = y\n") is None
+
+
+def test_the_second_reading_maps_each_secret_back_to_where_it_stands() -> None:
+    text = "  1\tmachine api.example.com\n  2\tlogin ci\n  3\tpassword Heron52.Ledger\n"
+    [found] = find_secrets(text)
+    assert text[found.start : found.end] == "Heron52.Ledger"
