@@ -87,6 +87,14 @@ MARK = "[REDACTED:secret-shaped-value]"
             "vault login hvs.CAESIV6G8IuP0r0uDgdiZ5riWwVyZaca0Oo8Z2",
             "CAESIV6G8IuP0r0uDgdiZ5riWwVyZaca0Oo8Z2",
         ),
+        # on the line after a name that ends its own line
+        (
+            "$ acme auth print-refresh-token\nrt1.Vq8WnZ3kLp5Xs2Yd7MfB4cHj9TgR6\n",
+            "rt1.Vq8WnZ3kLp5Xs2Yd7MfB4cHj9TgR6",
+        ),
+        ("      - name: smtp-password\n        value: 'Harbor52Qx!vz'\n", "Harbor52Qx!vz"),
+        ('{"Name": "DbAdminPassword",\n "Value": "Lantern17Kd#q"}', "Lantern17Kd#q"),
+        ('expect "Passphrase:"\nsend "Copper38vT!ez\\r"\n', "Copper38vT!ez"),
     ],
 )
 def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
@@ -141,6 +149,10 @@ def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
         "outmess('Will pass --lower to f2py\\nSee https://numpy.org/doc/')",
         "cookie-set remember_me token123 --expires=1893456000",
         "passes = 3",
+        # a name that ends its line, and code on the next
+        'if not password:\n    raise ValueError("missing_password_value")\n',
+        "for key in keys:\n    print(key)\n",
+        "token:\n  required: true\n  type: string\n",
     ],
 )
 def test_code_ids_hashes_and_test_data_next_to_a_secret_word_are_left_untouched(

@@ -13,7 +13,10 @@ It scores two things a credential has wherever it is written, and redacts when b
   root:X``, ``user = "jdoe:X"``, ``lftp -u deploy,X``, ``amqps://worker:X@host``), or on
   the few lines after a name that opens an element or a block (``<key>Password</key>`` then
   ``<string>X</string>``, ``<AdministratorPassword>`` then ``<Value>X``, ``NAME = (`` then
-  ``"X"``, ``"X-Api-Key": {`` then ``"equalTo": "X"``); a weak ``key`` holding hex or a typed
+  ``"X"``, ``"X-Api-Key": {`` then ``"equalTo": "X"``), or on the line after a name that
+  ends its own line (``$ cat ~/.acme/access-token`` then the token alone, ``- name:
+  registry-password`` then ``value: X``, ``expect "password:"`` then ``send "X"``); a weak
+  ``key`` holding hex or a typed
   password counts when a line around names an API, encryption, a user or a secret
   (``api:`` / ``key: <hex>``); and in URLs, with no word at all: a drawn token as the
   user-info, ``?appid=``/``&token=`` values, a log collector's ``/inputs/<uuid>/``, an
@@ -495,7 +498,8 @@ _OPENER_RE: Final = re.compile(
     r"(?:pass|pwd|secret|token|key|cred|auth|psk)"
     r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
     r"(?P<opener></[\w:.-]{1,40}>|[\"'][^<>\n]{0,80}>|>"
-    r"|[\"'`]?[ \t]{0,8}(?:=>|=|:)[ \t]{0,8}[\[({])[ \t]*\r?\n"
+    r"|[\"'`]?[ \t]{0,8}(?:=>|=|:)[ \t]{0,8}[\[({]"
+    r"|(?P<last>[\"'`]?[ \t]{0,8}[:=,]?[ \t]{0,8}[\"'`]?[,;]?))[ \t]*\r?\n"
 )
 # What the lines after such a name may hold as its value: an element's text, a literal alone on
 # its line, or a field of the block (``"equalTo": "X"``).
@@ -503,6 +507,17 @@ _BLOCK_VALUE: Final = re.compile(
     r"[ \t]*(?:<[\w:.-]{1,40}(?:[ \t][^<>\n]{0,120})?>(?P<text>[^<>\s]{4,200})</"
     r"|(?P<q>[\"'])(?P<literal>[^\"'\s\\]{4,200})(?P=q)[ \t]*[,)]?[ \t]*\r?$"
     r"|[\"'][\w.-]{1,40}[\"'][ \t]*:[ \t]*(?P<fq>[\"'])(?P<field>[^\"'\s\\]{4,200})(?P=fq))"
+)
+# What the line after a secret's name that ends its line may hold as its value (``$ cat
+# ~/.x/access-token`` then the token, ``- name: registry-password`` then ``value: X``,
+# ``expect "password:"`` then ``send "X"``): a value alone, a YAML field named for a value,
+# or one word and a quoted literal.
+_NEXT_LINE_VALUE: Final = re.compile(
+    r"[ \t]*(?:(?P<alone>[^\s\"'`<>,;#]{8,200})[,;]?"
+    r"|(?:-[ \t]+)?[\"']?[\w.-]{0,24}(?i:value|val|data)[\"']?[ \t]*[:=][ \t]*(?P<vq>[\"']?)"
+    r"(?P<value>[^\"'\s\\]{4,200})(?P=vq)"
+    r"|[a-z][\w-]{0,24}[ \t]+(?P<wq>[\"'])(?P<said>[^\"'\s\\]{4,200}?)(?:\\[rn])*(?P=wq))"
+    r"[ \t]*[,;)}\]]{0,2}[ \t]*\r?$"
 )
 _BLOCK_LINES: Final = 4
 
@@ -521,6 +536,8 @@ def _block_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         return []
     least = PICKED if strength else RANDOM
     position = m.end()
+    if m.group("last") is not None:
+        return _next_line_spans(text, position, least)
     for _ in range(_BLOCK_LINES):
         stop = line_end(text, position)
         found = _BLOCK_VALUE.match(text, position, stop)
@@ -528,6 +545,25 @@ def _block_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
             which = next(g for g in ("text", "literal", "field") if found.group(g))
             if shape(found.group(which)) >= least:
                 return [found.span(which)]
+        position = stop + 1
+        if position >= len(text):
+            break
+    return []
+
+
+def _next_line_spans(text: str, position: int, least: int) -> list[tuple[int, int]]:
+    """The value on the first line with text after a secret's name that ended its own line."""
+    for _ in range(2):
+        stop = line_end(text, position)
+        if text[position:stop].strip():
+            found = _NEXT_LINE_VALUE.match(text, position, stop)
+            if found is None:
+                return []
+            which = next(g for g in ("alone", "value", "said") if found.group(g))
+            value = found.group(which)
+            if shape(value) >= least and not (which == "alone" and _code(value)):
+                return [found.span(which)]
+            return []
         position = stop + 1
         if position >= len(text):
             break
