@@ -95,6 +95,11 @@ MARK = "[REDACTED:secret-shaped-value]"
         ("      - name: smtp-password\n        value: 'Harbor52Qx!vz'\n", "Harbor52Qx!vz"),
         ('{"Name": "DbAdminPassword",\n "Value": "Lantern17Kd#q"}', "Lantern17Kd#q"),
         ('expect "Passphrase:"\nsend "Copper38vT!ez\\r"\n', "Copper38vT!ez"),
+        # a person's password with no name near, by its shape alone
+        ('ssh.connect("10.0.0.7", 22, "root", "Harbor47k!Vq2")', "Harbor47k!Vq2"),
+        ("jdoe\t*\tMaple31xR^tQ\t*\n", "Maple31xR^tQ"),
+        ("7z a -pCopper29wQ#xv backup.7z /srv", "Copper29wQ#xv"),
+        ("sqlplus scott/Tiger94xvwUX@//db.example.com:1521/ORCL", "Tiger94xvwUX"),
     ],
 )
 def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
@@ -153,6 +158,13 @@ def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
         'if not password:\n    raise ValueError("missing_password_value")\n',
         "for key in keys:\n    print(key)\n",
         "token:\n  required: true\n  type: string\n",
+        # a capitalised word and digits in names of types, ids and attributes
+        "from pydantic import Base64Str, Base64Bytes",
+        "__Complex128_co: TypeAlias = np.number[_64Bit]",
+        '"Sid": "Stmt1480452973134",',
+        "route53 = boto3.client('route53'); Route53.Client.list_hosted_zones",
+        "Route53Actions0 = ['route53:Get*']",
+        "python3 -m venv Python312env && Windows10Home Ubuntu2204LTS",
     ],
 )
 def test_code_ids_hashes_and_test_data_next_to_a_secret_word_are_left_untouched(
