@@ -100,6 +100,7 @@ MARK = "[REDACTED:secret-shaped-value]"
         ("jdoe\t*\tMaple31xR^tQ\t*\n", "Maple31xR^tQ"),
         ("7z a -pCopper29wQ#xv backup.7z /srv", "Copper29wQ#xv"),
         ("sqlplus scott/Tiger94xvwUX@//db.example.com:1521/ORCL", "Tiger94xvwUX"),
+        ("net use Z: \\\\fs01\\finance Harbor72H.ZnD /user:ACME\\jdoe", "Harbor72H.ZnD"),
     ],
 )
 def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
@@ -165,6 +166,8 @@ def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
         "route53 = boto3.client('route53'); Route53.Client.list_hosted_zones",
         "Route53Actions0 = ['route53:Get*']",
         "python3 -m venv Python312env && Windows10Home Ubuntu2204LTS",
+        "kernel = win32.Kernel32.INSTANCE",
+        "GetStdHandle = ctypes.windll.Kernel32.GetStdHandle",
     ],
 )
 def test_code_ids_hashes_and_test_data_next_to_a_secret_word_are_left_untouched(

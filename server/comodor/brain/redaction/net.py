@@ -585,14 +585,16 @@ def _classify_block(m: re.Match[str], text: str) -> str | None:
 # (``Tiger10!X_6HWcD`` as a call's fourth argument, ``jdoe Maple83_VZfch.`` in a file of
 # users), standing as a token of its own (or glued to a one-letter flag: ``-pCopper67yWlq``).
 _TYPED_RE: Final = re.compile(
-    r"(?:(?<![A-Za-z0-9_])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2,4}"
+    r"(?:(?<![A-Za-z0-9_.])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2,4}"
     r"[A-Za-z0-9!#%^*_.$~+?=&]{4,10}+)(?![A-Za-z0-9!#%^*_$~+?=&])"
 )
 _TYPED_HEAD: Final = re.compile(r"[A-Z][a-z]{2,9}[0-9]{2}")
 # In a tail, what a name has and a person's typing rarely does: a capitalised word
-# (``Route53Actions0``, ``Guess30Len5``), an attribute or a host after a dot
-# (``Route53.dispatch``), a dunder (``Catalog0380__set``).
-_NAMED_TAIL: Final = re.compile(r"[A-Z][a-z]*[aeiouy][a-z]*(?<=[a-z]{3})|\.[A-Za-z]|__")
+# (``Route53Actions0``), an attribute, a constant or a host after a dot (``Route53.dispatch``,
+# ``Shell32.INSTANCE``, not ``Harbor35KIS.Swx``), a dunder (``Catalog0380__set``).
+_NAMED_TAIL: Final = re.compile(
+    r"[A-Z](?=[a-z]{3})[a-z]*?[aeiouy]|\.[A-Z]?(?=[a-z]{3})[a-z]*?[aeiouy]|\.[A-Z_]{4}|__"
+)
 
 
 def typed_anywhere(value: str) -> bool:
@@ -610,7 +612,10 @@ def typed_anywhere(value: str) -> bool:
 
 
 def _typed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
-    start, end = m.span("secret")
+    whole = _TYPED_RE.match(text, m.start())
+    if whole is None:
+        return []  # the engine's window cut the token short (``Kernel32.GetStdHandle``)
+    start, end = whole.span("secret")
     value = text[start:end].rstrip(".")
     return [(start, start + len(value))] if typed_anywhere(value) else []
 
