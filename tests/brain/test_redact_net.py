@@ -95,6 +95,21 @@ MARK = "[REDACTED:secret-shaped-value]"
         ("      - name: smtp-password\n        value: 'Harbor52Qx!vz'\n", "Harbor52Qx!vz"),
         ('{"Name": "DbAdminPassword",\n "Value": "Lantern17Kd#q"}', "Lantern17Kd#q"),
         ('expect "Passphrase:"\nsend "Copper38vT!ez\\r"\n', "Copper38vT!ez"),
+        # secret words of other languages, more endings, a qualifier after the word
+        ("DB_PASSWORT=Kx7#vQ2mLp9z", "Kx7#vQ2mLp9z"),
+        ("  contraseña: 'Zr5%tW8nBq2j'", "Zr5%tW8nBq2j"),
+        ('mot_de_passe = "Hw4!pL7sQz9c"', "Hw4!pL7sQz9c"),
+        ("wachtwoord: Vb6^mN3xRt8k", "Vb6^mN3xRt8k"),
+        ("GITLAB_PAT=Qm3vT8xLw2Zr6pNb9sKd", "Qm3vT8xLw2Zr6pNb9sKd"),
+        ("webhook_hmac: 'Yt5#kP9wQz2mLx7v'", "Yt5#kP9wQz2mLx7v"),
+        (
+            "secret_key_base: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n",
+            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        ),
+        (
+            "ACME_APIKEY_PRIVATE=0c4f9e7a2b8d1f6e3a5c7b9d2e4f6a8c",
+            "0c4f9e7a2b8d1f6e3a5c7b9d2e4f6a8c",
+        ),
         # a person's password with no name near, by its shape alone
         ('ssh.connect("10.0.0.7", 22, "root", "Harbor47k!Vq2")', "Harbor47k!Vq2"),
         ("jdoe\t*\tMaple31xR^tQ\t*\n", "Maple31xR^tQ"),
@@ -167,6 +182,13 @@ def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
         "Route53Actions0 = ['route53:Get*']",
         "python3 -m venv Python312env && Windows10Home Ubuntu2204LTS",
         "kernel = win32.Kernel32.INSTANCE",
+        # the new words and endings where code uses them
+        "PBKDF2HMAC = rust_openssl.kdf.PBKDF2HMAC",
+        "random_seed = 1234",
+        "salt = os.urandom(16)",
+        "token_data = response.json()",
+        "key_data: bytes = b''",
+        "task_sk = tasks[0]",
         "GetStdHandle = ctypes.windll.Kernel32.GetStdHandle",
     ],
 )

@@ -5,7 +5,11 @@ by a new author leaked one kind in six to three at first look. This net does not
 It scores two things a credential has wherever it is written, and redacts when both are high:
 
 * **place** -- a word that says secret (``pass``, ``pwd``, ``pw``, ``secret``, ``token``,
-  ``key``, ``cred``, ``auth``, ``psk``, ``login``) in any casing or separator, and after it,
+  ``key``, ``cred``, ``auth``, ``psk``, ``login``; ``Passwort``, ``contraseña``,
+  ``mot_de_passe``, ``senha``, ``parola``, ``hasło``, ``wachtwoord``, ``salasana``,
+  ``lösenord``; names ending ``_pat``, ``_sk``, ``_hmac``, ``salt``, ``seed``, ``mnemonic``)
+  in any casing or separator, with or without a qualifier after it (``secret_key_base``,
+  ``client-key-data``, ``DB_PASS_B64``), and after it,
   on the same line, the value it names: right after an operator of any syntax (``=``, ``:``,
   ``=>``, ``:=``, ``->``, a closing quote or ``>``, a blank, ``is``), or further along as an
   argument of the call or command the word names (``HTTPBasicAuth("u", X)``, ``login u X``),
@@ -76,13 +80,26 @@ PLAIN: Final = 1
 PICKED: Final = 2
 RANDOM: Final = 3
 
+# Secret words in other languages (Passwort, contraseña, mot_de_passe, senha, parola, hasło,
+# wachtwoord, salasana, lösenord) and what else a secret's name ends with (``_pat``, ``_sk``,
+# ``_hmac``, ``_salt``, ``_seed``, ``_mnemonic``). Read on the ASCII-lowercased text.
+_MORE_WORDS: Final = (
+    r"|kennwort|contrase(?:ñ|n|ni)a|senha|parola|has(?:ł|l)o|wachtwoord|salasana|l(?:ö|o)senord"
+    r"|[_-](?:pat|sk)|hmac|salt|seed|mnemonic"
+)
+# What may follow a secret word in a name without making it some other thing's name: its
+# encoding or its role (``secret_key_base``, ``client-key-data``, ``DB_PASS_B64``,
+# ``APIKEY_PRIVATE``).
+_QUALIFIER: Final = r"(?:[_-](?:base|data|b64|base64|hex|value|raw|plain|enc|private))?"
 # A secret word ending a name (password, DB_PASSWD_2, credentials, authorization), and the start
 # of what may stand between the name and a value (an operator, a blank and a word, a quote):
 # the regex engine drops ``KeyError``, ``keys()``, ``token,`` and ``password_file`` -- most of
 # the words in code -- before any Python runs.
 _WORD_RE: Final = re.compile(
-    r"(?:pass|pwd|pw|secret|token|key|cred|auth|psk|login)"
-    r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
+    r"(?:pass|pwd|pw|secret|token|key|cred|auth|psk|login" + _MORE_WORDS + ")"
+    r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s|wort|e)?"
+    + _QUALIFIER
+    + r"[0-9_-]{0,3}+"
     r"(?=(?:\\?[\"'`]|[\]>])?[ \t]{0,32}(?:[=:]|->)|(?:\\?[\"'`]|[\]>])?[ \t]{1,32}[^\s=:(,)]"
     r"|[(,]?[ \t]?[\"'`]|>[^\s<])"
 )
@@ -196,11 +213,23 @@ def _named_kind(name: str) -> bool | None:
 
     Cached: code says ``key`` and ``token`` over and over.
     """
-    bare = name.rstrip("0123456789_.-").lstrip("-_.")
-    if bare.lower().endswith("pw"):
+    bare = _QUALIFIED.sub("", name.rstrip("0123456789_.-")).lstrip("-_.")
+    lowered = bare.lower()
+    if lowered.endswith("pw") or _MORE_NAMES.search(lowered):
         return True
     said = secret_name(bare)
     return None if said is None else said[1]
+
+
+_QUALIFIED: Final = re.compile(
+    r"(?i:[_-](?:base|data|b64|base64|hex|value|raw|plain|enc|private))$"
+)
+# The names :data:`_MORE_WORDS` finds, as they end a name (``PBKDF2HMAC`` is a class, ``_hmac``
+# a key).
+_MORE_NAMES: Final = re.compile(
+    r"(?:passwort|kennwort|contrase(?:ñ|n|ni)a|mot[_-]?de[_-]?passe|senha|parola|has(?:ł|l)o"
+    r"|wachtwoord|salasana|l(?:ö|o)senord|(?:^|[_.-])(?:pat|sk|hmac)|salt|seed|mnemonic)$"
+)
 
 
 def _picked(value: str) -> bool:
