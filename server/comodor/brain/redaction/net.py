@@ -136,6 +136,9 @@ _KEYED_CONTEXT: Final = re.compile(
     r"(?:[\w]{0,24}[\"']?[ \t]*(?:=>|[:=(])|[\w]{0,24}[ \t]+[\"']|[ \t_-]?key\b)",
     re.IGNORECASE,
 )
+# Hex too short for a digest's (20 to 31 digits, letters and digits both: ``secret:
+# 'fa4e0b87a46e3a034ffc'``), which a strong name makes a key; a short commit id is shorter.
+_SHORT_HEX: Final = re.compile(r"(?=[0-9a-f]{0,30}[a-f])(?=[0-9a-f]{0,30}[0-9])[0-9a-f]{20,31}")
 _CONTEXT_LINES: Final = 2
 # Base64 of 18 bytes or more, whose slashes make it look like a path (whole groups of four).
 _BASE64_BLOB: Final = re.compile(
@@ -276,7 +279,7 @@ def _code(value: str) -> bool:
 
 def shape(value: str) -> int:
     """How much *value* looks like a credential: 0 (code, a word), PLAIN, PICKED or RANDOM."""
-    if _HEX.fullmatch(value):
+    if _HEX.fullmatch(value) or _SHORT_HEX.fullmatch(value):
         return PICKED  # a hex key or a UUID token: a credential only where a name says so
     if _issued(value):
         return RANDOM  # before the code check: hvs.<draw> is no attribute path
@@ -411,7 +414,7 @@ def _further(text: str, start: int) -> list[tuple[int, int]]:
         value = m.group(which)
         if which != "bare" and _FORMATTED.match(text, m.end()):
             continue  # "VS%0.f0COMNTOOLS" % version
-        if shape(value) >= PICKED and not _HEX.fullmatch(value):
+        if shape(value) >= PICKED and not (_HEX.fullmatch(value) or _SHORT_HEX.fullmatch(value)):
             spans.append(m.span(which))
     return spans
 
@@ -613,9 +616,15 @@ def _classify_block(m: re.Match[str], text: str) -> str | None:
 # A person's password with no name near: a capitalised word, digits and typed-on characters
 # (``Tiger10!X_6HWcD`` as a call's fourth argument, ``jdoe Maple83_VZfch.`` in a file of
 # users), standing as a token of its own (or glued to a one-letter flag: ``-pCopper67yWlq``).
-_TYPED_RE: Final = re.compile(
+_TYPED_TOKEN: Final = re.compile(
     r"(?:(?<![A-Za-z0-9_.])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2,4}"
     r"[A-Za-z0-9!#%^*_.$~+?=&]{4,10}+)(?![A-Za-z0-9!#%^*_$~+?=&])"
+)
+# Where the engine finds one: the word and the first two digits, inside the few characters
+# around a run of digits it searches (the token is read whole by :func:`_typed_spans`).
+_TYPED_RE: Final = re.compile(
+    r"(?:(?<![A-Za-z0-9_.])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2})"
+    r"(?=[A-Za-z0-9!#%^*_.$~+?=&])"
 )
 _TYPED_HEAD: Final = re.compile(r"[A-Z][a-z]{2,9}[0-9]{2}")
 # In a tail, what a name has and a person's typing rarely does: a capitalised word
@@ -641,9 +650,9 @@ def typed_anywhere(value: str) -> bool:
 
 
 def _typed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
-    whole = _TYPED_RE.match(text, m.start())
+    whole = _TYPED_TOKEN.match(text, m.start())
     if whole is None:
-        return []  # the engine's window cut the token short (``Kernel32.GetStdHandle``)
+        return []
     start, end = whole.span("secret")
     value = text[start:end].rstrip(".")
     return [(start, start + len(value))] if typed_anywhere(value) else []
