@@ -190,6 +190,7 @@ def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
         "key_data: bytes = b''",
         "task_sk = tasks[0]",
         "GetStdHandle = ctypes.windll.Kernel32.GetStdHandle",
+        "const Base64Url$ = Base64Url$1;",
     ],
 )
 def test_code_ids_hashes_and_test_data_next_to_a_secret_word_are_left_untouched(

@@ -624,16 +624,17 @@ def _classify_block(m: re.Match[str], text: str) -> str | None:
 
 # A person's password with no name near: a capitalised word, digits and typed-on characters
 # (``Tiger10!X_6HWcD`` as a call's fourth argument, ``jdoe Maple83_VZfch.`` in a file of
-# users), standing as a token of its own (or glued to a one-letter flag: ``-pCopper67yWlq``).
+# users), standing as a token of its own (or glued to a one-letter flag: ``-pCopper67yWlq``);
+# a ``$`` continues a JavaScript name (``Base64Url$``), so it ends none.
 _TYPED_TOKEN: Final = re.compile(
-    r"(?:(?<![A-Za-z0-9_.])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2,4}"
-    r"[A-Za-z0-9!#%^*_.$~+?=&]{4,10}+)(?![A-Za-z0-9!#%^*_$~+?=&])"
+    r"(?:(?<![A-Za-z0-9_.$])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2,4}"
+    r"[A-Za-z0-9!#%^*_.~+?=&]{4,10}+)(?![A-Za-z0-9!#%^*_$~+?=&])"
 )
 # Where the engine finds one: the word and the first two digits, inside the few characters
 # around a run of digits it searches (the token is read whole by :func:`_typed_spans`).
 _TYPED_RE: Final = re.compile(
-    r"(?:(?<![A-Za-z0-9_.])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2})"
-    r"(?=[A-Za-z0-9!#%^*_.$~+?=&])"
+    r"(?:(?<![A-Za-z0-9_.$])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2})"
+    r"(?=[A-Za-z0-9!#%^*_.~+?=&])"
 )
 _TYPED_HEAD: Final = re.compile(r"[A-Z][a-z]{2,9}[0-9]{2}")
 # In a tail, what a name has and a person's typing rarely does: a capitalised word
