@@ -201,18 +201,20 @@ def test_code_ids_hashes_and_test_data_next_to_a_secret_word_are_left_untouched(
 
 
 def test_the_net_and_the_random_token_net_alone_catch_most_kinds_of_every_earlier_corpus() -> None:
-    """Leave-family-out, seed 0. Measured (bench/redaction.py --arm last-line, seeds 0-2, a
-    kind caught in every seed): the random-token net alone 32% of 635 kinds, the new net alone
-    66%, both 73%; the held-out parts together 71%. Per seed 0-3: both 74-75%, held-out
-    73-74%, the net alone 66-67%. The bounds leave five points for other seeds."""
+    """Leave-family-out, seed 0, over the five earlier corpora (884 kinds, the fifth batch a
+    part of its own). Measured (bench/redaction.py --arm last-line, seeds 0-4, a kind caught in
+    every seed): the random-token net alone 31%, the net alone 76%, both 82% (the fifth batch,
+    held out while the net was widened, 87%). Per seed 0-3: both 86-87%, held-out parts 89-90%,
+    the net alone 79-80%, the net's lift over the random-token net 53-54 points. The bounds
+    leave five points for other seeds."""
     both = caught_alone(LAST_LINE, [0])
     kinds = sum(k for k, _ in both.values())
     caught = sum(c for _, c in both.values())
-    assert caught >= 0.69 * kinds
+    assert caught >= 0.81 * kinds
     held_out = [both[part] for part in both if "held-out" in part or "fresh" in part]
-    assert sum(c for _, c in held_out) >= 0.68 * sum(k for k, _ in held_out)
+    assert sum(c for _, c in held_out) >= 0.84 * sum(k for k, _ in held_out)
     net_alone = sum(c for _, c in caught_alone(NET_RULES, [0]).values())
-    assert net_alone >= 0.61 * kinds
+    assert net_alone >= 0.75 * kinds
     # The net is what lifts it: the random-token net alone stays near a third.
     entropy_alone = sum(c for _, c in caught_alone(ENTROPY_RULES, [0]).values())
-    assert caught >= entropy_alone + 0.35 * kinds
+    assert caught >= entropy_alone + 0.49 * kinds
