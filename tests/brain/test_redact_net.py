@@ -87,6 +87,35 @@ MARK = "[REDACTED:secret-shaped-value]"
             "vault login hvs.CAESIV6G8IuP0r0uDgdiZ5riWwVyZaca0Oo8Z2",
             "CAESIV6G8IuP0r0uDgdiZ5riWwVyZaca0Oo8Z2",
         ),
+        # on the line after a name that ends its own line
+        (
+            "$ acme auth print-refresh-token\nrt1.Vq8WnZ3kLp5Xs2Yd7MfB4cHj9TgR6\n",
+            "rt1.Vq8WnZ3kLp5Xs2Yd7MfB4cHj9TgR6",
+        ),
+        ("      - name: smtp-password\n        value: 'Harbor52Qx!vz'\n", "Harbor52Qx!vz"),
+        ('{"Name": "DbAdminPassword",\n "Value": "Lantern17Kd#q"}', "Lantern17Kd#q"),
+        ('expect "Passphrase:"\nsend "Copper38vT!ez\\r"\n', "Copper38vT!ez"),
+        # secret words of other languages, more endings, a qualifier after the word
+        ("DB_PASSWORT=Kx7#vQ2mLp9z", "Kx7#vQ2mLp9z"),
+        ("  contraseña: 'Zr5%tW8nBq2j'", "Zr5%tW8nBq2j"),
+        ('mot_de_passe = "Hw4!pL7sQz9c"', "Hw4!pL7sQz9c"),
+        ("wachtwoord: Vb6^mN3xRt8k", "Vb6^mN3xRt8k"),
+        ("GITLAB_PAT=Qm3vT8xLw2Zr6pNb9sKd", "Qm3vT8xLw2Zr6pNb9sKd"),
+        ("webhook_hmac: 'Yt5#kP9wQz2mLx7v'", "Yt5#kP9wQz2mLx7v"),
+        (
+            "secret_key_base: 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08\n",
+            "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+        ),
+        (
+            "ACME_APIKEY_PRIVATE=0c4f9e7a2b8d1f6e3a5c7b9d2e4f6a8c",
+            "0c4f9e7a2b8d1f6e3a5c7b9d2e4f6a8c",
+        ),
+        # a person's password with no name near, by its shape alone
+        ('ssh.connect("10.0.0.7", 22, "root", "Harbor47k!Vq2")', "Harbor47k!Vq2"),
+        ("jdoe\t*\tMaple31xR^tQ\t*\n", "Maple31xR^tQ"),
+        ("7z a -pCopper29wQ#xv backup.7z /srv", "Copper29wQ#xv"),
+        ("sqlplus scott/Tiger94xvwUX@//db.example.com:1521/ORCL", "Tiger94xvwUX"),
+        ("net use Z: \\\\fs01\\finance Harbor72H.ZnD /user:ACME\\jdoe", "Harbor72H.ZnD"),
     ],
 )
 def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
@@ -141,6 +170,27 @@ def test_the_net_alone_catches_a_secret_shaped_value_wherever_a_value_stands(
         "outmess('Will pass --lower to f2py\\nSee https://numpy.org/doc/')",
         "cookie-set remember_me token123 --expires=1893456000",
         "passes = 3",
+        # a name that ends its line, and code on the next
+        'if not password:\n    raise ValueError("missing_password_value")\n',
+        "for key in keys:\n    print(key)\n",
+        "token:\n  required: true\n  type: string\n",
+        # a capitalised word and digits in names of types, ids and attributes
+        "from pydantic import Base64Str, Base64Bytes",
+        "__Complex128_co: TypeAlias = np.number[_64Bit]",
+        '"Sid": "Stmt1480452973134",',
+        "route53 = boto3.client('route53'); Route53.Client.list_hosted_zones",
+        "Route53Actions0 = ['route53:Get*']",
+        "python3 -m venv Python312env && Windows10Home Ubuntu2204LTS",
+        "kernel = win32.Kernel32.INSTANCE",
+        # the new words and endings where code uses them
+        "PBKDF2HMAC = rust_openssl.kdf.PBKDF2HMAC",
+        "random_seed = 1234",
+        "salt = os.urandom(16)",
+        "token_data = response.json()",
+        "key_data: bytes = b''",
+        "task_sk = tasks[0]",
+        "GetStdHandle = ctypes.windll.Kernel32.GetStdHandle",
+        "const Base64Url$ = Base64Url$1;",
     ],
 )
 def test_code_ids_hashes_and_test_data_next_to_a_secret_word_are_left_untouched(
@@ -151,18 +201,20 @@ def test_code_ids_hashes_and_test_data_next_to_a_secret_word_are_left_untouched(
 
 
 def test_the_net_and_the_random_token_net_alone_catch_most_kinds_of_every_earlier_corpus() -> None:
-    """Leave-family-out, seed 0. Measured (bench/redaction.py --arm last-line, seeds 0-2, a
-    kind caught in every seed): the random-token net alone 32% of 635 kinds, the new net alone
-    66%, both 73%; the held-out parts together 71%. Per seed 0-3: both 74-75%, held-out
-    73-74%, the net alone 66-67%. The bounds leave five points for other seeds."""
+    """Leave-family-out, seed 0, over the five earlier corpora (884 kinds, the fifth batch a
+    part of its own). Measured (bench/redaction.py --arm last-line, seeds 0-4, a kind caught in
+    every seed): the random-token net alone 31%, the net alone 76%, both 82% (the fifth batch,
+    held out while the net was widened, 87%). Per seed 0-3: both 86-87%, held-out parts 89-90%,
+    the net alone 79-80%, the net's lift over the random-token net 53-54 points. The bounds
+    leave five points for other seeds."""
     both = caught_alone(LAST_LINE, [0])
     kinds = sum(k for k, _ in both.values())
     caught = sum(c for _, c in both.values())
-    assert caught >= 0.69 * kinds
+    assert caught >= 0.81 * kinds
     held_out = [both[part] for part in both if "held-out" in part or "fresh" in part]
-    assert sum(c for _, c in held_out) >= 0.68 * sum(k for k, _ in held_out)
+    assert sum(c for _, c in held_out) >= 0.84 * sum(k for k, _ in held_out)
     net_alone = sum(c for _, c in caught_alone(NET_RULES, [0]).values())
-    assert net_alone >= 0.61 * kinds
+    assert net_alone >= 0.75 * kinds
     # The net is what lifts it: the random-token net alone stays near a third.
     entropy_alone = sum(c for _, c in caught_alone(ENTROPY_RULES, [0]).values())
-    assert caught >= entropy_alone + 0.35 * kinds
+    assert caught >= entropy_alone + 0.49 * kinds

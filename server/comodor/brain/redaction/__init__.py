@@ -17,7 +17,8 @@
   "sessionid", "value": X}``, ``- name: DB_PASSWORD`` / ``value: X``, ``"adminPassword":
   {"value": X}``) and maps named for secrets (``"apikeys": {"acme": X}``);
 * :mod:`.net` -- the last line, which knows no format: a secret-shaped value (a random draw,
-  a person's pick) standing where a value stands near a secret word, in any syntax;
+  a person's pick) standing where a value stands near a secret word, in any syntax or on the
+  line after it, and a person's password by its shape alone;
 * :mod:`.entropy` -- random-looking tokens nothing else names.
 
 Every family above :mod:`.net` was written from formats someone had seen, and each fresh batch

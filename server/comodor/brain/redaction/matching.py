@@ -194,6 +194,8 @@ class _Finder:
             if shortest < least:
                 runs = self._runs_of(chars, shortest)
                 self._runs[key] = [(s, e) for s, e in runs if e - s >= least]
+            elif least <= _SHORT_RUN:
+                self._runs[key] = _short_runs(self._classes_of(table), bit, least)
             else:
                 windows = self._windows.get((table, least))
                 if windows is None:
@@ -214,6 +216,23 @@ class _Finder:
             classes = np.frombuffer(encoded.translate(table), dtype=np.uint8)
             self._classes[table] = classes
         return classes
+
+
+# Runs this short (two digits, ``Tiger10``) are read off the class bytes directly: windows of
+# a few characters change at nearly every byte, so :class:`_Windows`' segments would number
+# about as many as the text's characters (0.7 ms more for a 5,000-line correction).
+_SHORT_RUN: Final = 4
+
+
+def _short_runs(classes: npt.NDArray[np.uint8], bit: int, least: int) -> list[tuple[int, int]]:
+    """The maximal runs of set *bit* in *classes*, *least* long or longer."""
+    import numpy as np
+
+    on = np.concatenate(([False], (classes & bit) != 0, [False]))
+    edges = np.flatnonzero(on[1:] != on[:-1])
+    starts, ends = edges[0::2], edges[1::2]
+    keep = ends - starts >= least
+    return list(zip(starts[keep].tolist(), ends[keep].tolist(), strict=True))
 
 
 # Below this length every rule simply scans the text (faster than preparing any shortcut);

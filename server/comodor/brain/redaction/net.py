@@ -5,7 +5,11 @@ by a new author leaked one kind in six to three at first look. This net does not
 It scores two things a credential has wherever it is written, and redacts when both are high:
 
 * **place** -- a word that says secret (``pass``, ``pwd``, ``pw``, ``secret``, ``token``,
-  ``key``, ``cred``, ``auth``, ``psk``, ``login``) in any casing or separator, and after it,
+  ``key``, ``cred``, ``auth``, ``psk``, ``login``; ``Passwort``, ``contraseña``,
+  ``mot_de_passe``, ``senha``, ``parola``, ``hasło``, ``wachtwoord``, ``salasana``,
+  ``lösenord``; names ending ``_pat``, ``_sk``, ``_hmac``, ``salt``, ``seed``, ``mnemonic``)
+  in any casing or separator, with or without a qualifier after it (``secret_key_base``,
+  ``client-key-data``, ``DB_PASS_B64``), and after it,
   on the same line, the value it names: right after an operator of any syntax (``=``, ``:``,
   ``=>``, ``:=``, ``->``, a closing quote or ``>``, a blank, ``is``), or further along as an
   argument of the call or command the word names (``HTTPBasicAuth("u", X)``, ``login u X``),
@@ -13,7 +17,10 @@ It scores two things a credential has wherever it is written, and redacts when b
   root:X``, ``user = "jdoe:X"``, ``lftp -u deploy,X``, ``amqps://worker:X@host``), or on
   the few lines after a name that opens an element or a block (``<key>Password</key>`` then
   ``<string>X</string>``, ``<AdministratorPassword>`` then ``<Value>X``, ``NAME = (`` then
-  ``"X"``, ``"X-Api-Key": {`` then ``"equalTo": "X"``); a weak ``key`` holding hex or a typed
+  ``"X"``, ``"X-Api-Key": {`` then ``"equalTo": "X"``), or on the line after a name that
+  ends its own line (``$ cat ~/.acme/access-token`` then the token alone, ``- name:
+  registry-password`` then ``value: X``, ``expect "password:"`` then ``send "X"``); a weak
+  ``key`` holding hex or a typed
   password counts when a line around names an API, encryption, a user or a secret
   (``api:`` / ``key: <hex>``); and in URLs, with no word at all: a drawn token as the
   user-info, ``?appid=``/``&token=`` values, a log collector's ``/inputs/<uuid>/``, an
@@ -28,6 +35,13 @@ A strong name (``password``, ``api_token``) takes any shape right after it; a we
 (``key``, ``auth``) or a value further along the line needs a random or picked one. Values
 that are code -- references, templates, calls, attribute paths, paths, numbers, identifiers,
 versions -- are never taken (:func:`comodor.brain.redaction.values.plausible_bare`).
+
+One shape needs no place: a person's password -- a capitalised word, two digits or more and
+four characters or more typed on in no word's casing (``Tiger10!X_6HWcD`` as a call's fourth
+argument, ``jdoe Maple83_VZfch.`` in a file of users, ``-pCopper67yWlq``) -- is taken
+wherever it stands as a token of its own (:func:`typed_anywhere`); names of types, ids and
+attributes that share its start (``Base64Str``, ``Stmt1480452973134``, ``Route53.Client``)
+are not.
 
 The net is anchored on those words (and ``user``, ``-u``, ``://``), so the engine's prefix
 index skips every line without one, and its regex drops words that do not end a name or are
@@ -66,13 +80,28 @@ PLAIN: Final = 1
 PICKED: Final = 2
 RANDOM: Final = 3
 
+# Secret words in other languages (Passwort, contraseña, mot_de_passe, senha, parola, haslo,
+# wachtwoord, salasana, losenord) and what else a secret's name ends with (``_pat``, ``_sk``,
+# ``_hmac``, ``_salt``, ``_seed``, ``_mnemonic``). Read on the ASCII-lowercased text; every
+# word starts with ASCII letters, so the engine's prefix index still holds the rule (a
+# needle it cannot index would have the regex scan the whole text: 0.4 ms a correction).
+_MORE_WORDS: Final = (
+    r"|kennwort|contrase(?:n|ni|[^\x00-\x7f])a|senha|parola|haslo|wachtwoord|salasana|losenord"
+    r"|[_-](?:pat|sk)|hmac|salt|seed|mnemonic"
+)
+# What may follow a secret word in a name without making it some other thing's name: its
+# encoding or its role (``secret_key_base``, ``client-key-data``, ``DB_PASS_B64``,
+# ``APIKEY_PRIVATE``).
+_QUALIFIER: Final = r"(?:[_-](?:base|data|b64|base64|hex|value|raw|plain|enc|private))?"
 # A secret word ending a name (password, DB_PASSWD_2, credentials, authorization), and the start
 # of what may stand between the name and a value (an operator, a blank and a word, a quote):
 # the regex engine drops ``KeyError``, ``keys()``, ``token,`` and ``password_file`` -- most of
 # the words in code -- before any Python runs.
 _WORD_RE: Final = re.compile(
-    r"(?:pass|pwd|pw|secret|token|key|cred|auth|psk|login)"
-    r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
+    r"(?:pass|pwd|pw|secret|token|key|cred|auth|psk|login" + _MORE_WORDS + ")"
+    r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s|wort|e)?"
+    + _QUALIFIER
+    + r"[0-9_-]{0,3}+"
     r"(?=(?:\\?[\"'`]|[\]>])?[ \t]{0,32}(?:[=:]|->)|(?:\\?[\"'`]|[\]>])?[ \t]{1,32}[^\s=:(,)]"
     r"|[(,]?[ \t]?[\"'`]|>[^\s<])"
 )
@@ -109,6 +138,9 @@ _KEYED_CONTEXT: Final = re.compile(
     r"(?:[\w]{0,24}[\"']?[ \t]*(?:=>|[:=(])|[\w]{0,24}[ \t]+[\"']|[ \t_-]?key\b)",
     re.IGNORECASE,
 )
+# Hex too short for a digest's (20 to 31 digits, letters and digits both: ``secret:
+# 'fa4e0b87a46e3a034ffc'``), which a strong name makes a key; a short commit id is shorter.
+_SHORT_HEX: Final = re.compile(r"(?=[0-9a-f]{0,30}[a-f])(?=[0-9a-f]{0,30}[0-9])[0-9a-f]{20,31}")
 _CONTEXT_LINES: Final = 2
 # Base64 of 18 bytes or more, whose slashes make it look like a path (whole groups of four).
 _BASE64_BLOB: Final = re.compile(
@@ -186,11 +218,23 @@ def _named_kind(name: str) -> bool | None:
 
     Cached: code says ``key`` and ``token`` over and over.
     """
-    bare = name.rstrip("0123456789_.-").lstrip("-_.")
-    if bare.lower().endswith("pw"):
+    bare = _QUALIFIED.sub("", name.rstrip("0123456789_.-")).lstrip("-_.")
+    lowered = bare.lower()
+    if lowered.endswith("pw") or _MORE_NAMES.search(lowered):
         return True
     said = secret_name(bare)
     return None if said is None else said[1]
+
+
+_QUALIFIED: Final = re.compile(
+    r"(?i:[_-](?:base|data|b64|base64|hex|value|raw|plain|enc|private))$"
+)
+# The names :data:`_MORE_WORDS` finds, as they end a name (``PBKDF2HMAC`` is a class, ``_hmac``
+# a key).
+_MORE_NAMES: Final = re.compile(
+    r"(?:passwort|kennwort|contrase(?:ñ|n|ni)a|mot[_-]?de[_-]?passe|senha|parola|haslo"
+    r"|wachtwoord|salasana|losenord|(?:^|[_.-])(?:pat|sk|hmac)|salt|seed|mnemonic)$"
+)
 
 
 def _picked(value: str) -> bool:
@@ -237,7 +281,7 @@ def _code(value: str) -> bool:
 
 def shape(value: str) -> int:
     """How much *value* looks like a credential: 0 (code, a word), PLAIN, PICKED or RANDOM."""
-    if _HEX.fullmatch(value):
+    if _HEX.fullmatch(value) or _SHORT_HEX.fullmatch(value):
         return PICKED  # a hex key or a UUID token: a credential only where a name says so
     if _issued(value):
         return RANDOM  # before the code check: hvs.<draw> is no attribute path
@@ -372,7 +416,7 @@ def _further(text: str, start: int) -> list[tuple[int, int]]:
         value = m.group(which)
         if which != "bare" and _FORMATTED.match(text, m.end()):
             continue  # "VS%0.f0COMNTOOLS" % version
-        if shape(value) >= PICKED and not _HEX.fullmatch(value):
+        if shape(value) >= PICKED and not (_HEX.fullmatch(value) or _SHORT_HEX.fullmatch(value)):
             spans.append(m.span(which))
     return spans
 
@@ -495,7 +539,8 @@ _OPENER_RE: Final = re.compile(
     r"(?:pass|pwd|secret|token|key|cred|auth|psk)"
     r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
     r"(?P<opener></[\w:.-]{1,40}>|[\"'][^<>\n]{0,80}>|>"
-    r"|[\"'`]?[ \t]{0,8}(?:=>|=|:)[ \t]{0,8}[\[({])[ \t]*\r?\n"
+    r"|[\"'`]?[ \t]{0,8}(?:=>|=|:)[ \t]{0,8}[\[({]"
+    r"|(?P<last>[\"'`]?[ \t]{0,8}[:=,]?[ \t]{0,8}[\"'`]?[,;]?))[ \t]*\r?\n"
 )
 # What the lines after such a name may hold as its value: an element's text, a literal alone on
 # its line, or a field of the block (``"equalTo": "X"``).
@@ -503,6 +548,17 @@ _BLOCK_VALUE: Final = re.compile(
     r"[ \t]*(?:<[\w:.-]{1,40}(?:[ \t][^<>\n]{0,120})?>(?P<text>[^<>\s]{4,200})</"
     r"|(?P<q>[\"'])(?P<literal>[^\"'\s\\]{4,200})(?P=q)[ \t]*[,)]?[ \t]*\r?$"
     r"|[\"'][\w.-]{1,40}[\"'][ \t]*:[ \t]*(?P<fq>[\"'])(?P<field>[^\"'\s\\]{4,200})(?P=fq))"
+)
+# What the line after a secret's name that ends its line may hold as its value (``$ cat
+# ~/.x/access-token`` then the token, ``- name: registry-password`` then ``value: X``,
+# ``expect "password:"`` then ``send "X"``): a value alone, a YAML field named for a value,
+# or one word and a quoted literal.
+_NEXT_LINE_VALUE: Final = re.compile(
+    r"[ \t]*(?:(?P<alone>[^\s\"'`<>,;#]{8,200})[,;]?"
+    r"|(?:-[ \t]+)?[\"']?[\w.-]{0,24}(?i:value|val|data)[\"']?[ \t]*[:=][ \t]*(?P<vq>[\"']?)"
+    r"(?P<value>[^\"'\s\\]{4,200})(?P=vq)"
+    r"|[a-z][\w-]{0,24}[ \t]+(?P<wq>[\"'])(?P<said>[^\"'\s\\]{4,200}?)(?:\\[rn])*(?P=wq))"
+    r"[ \t]*[,;)}\]]{0,2}[ \t]*\r?$"
 )
 _BLOCK_LINES: Final = 4
 
@@ -513,6 +569,8 @@ def _block_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     The first value there with a credential's shape (a strong name takes a picked or hex one,
     a weak one only a random draw): ``<boolProp>false</boolProp>`` before it is skipped.
     """
+    if m.group("last") is not None and _statement(text, m.start(), m.start("opener")):
+        return []
     begin, name_end = _name_around(text, m.start(), m.start("opener"))
     if _referenced(text, begin, name_end):
         return []
@@ -521,6 +579,8 @@ def _block_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         return []
     least = PICKED if strength else RANDOM
     position = m.end()
+    if m.group("last") is not None:
+        return _next_line_spans(text, position, least)
     for _ in range(_BLOCK_LINES):
         stop = line_end(text, position)
         found = _BLOCK_VALUE.match(text, position, stop)
@@ -534,8 +594,82 @@ def _block_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return []
 
 
+def _statement(text: str, start: int, end: int) -> bool:
+    """Whether the word ending its line at ``text[start:end]`` is Python's ``pass`` statement."""
+    return end - start == 4 and (start == 0 or text[start - 1] in " \t\n")
+
+
+def _next_line_spans(text: str, position: int, least: int) -> list[tuple[int, int]]:
+    """The value on the first line with text after a secret's name that ended its own line."""
+    for _ in range(2):
+        stop = line_end(text, position)
+        if text[position:stop].strip():
+            found = _NEXT_LINE_VALUE.match(text, position, stop)
+            if found is None:
+                return []
+            which = next(g for g in ("alone", "value", "said") if found.group(g))
+            value = found.group(which)
+            if shape(value) >= least and not (which == "alone" and _code(value)):
+                return [found.span(which)]
+            return []
+        position = stop + 1
+        if position >= len(text):
+            break
+    return []
+
+
 def _classify_block(m: re.Match[str], text: str) -> str | None:
     return KIND if _block_spans(m, text) else None
+
+
+# A person's password with no name near: a capitalised word, digits and typed-on characters
+# (``Tiger10!X_6HWcD`` as a call's fourth argument, ``jdoe Maple83_VZfch.`` in a file of
+# users), standing as a token of its own (or glued to a one-letter flag: ``-pCopper67yWlq``);
+# a ``$`` continues a JavaScript name (``Base64Url$``), so it ends none.
+_TYPED_TOKEN: Final = re.compile(
+    r"(?:(?<![A-Za-z0-9_.$])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2,4}"
+    r"[A-Za-z0-9!#%^*_.~+?=&]{4,10}+)(?![A-Za-z0-9!#%^*_$~+?=&])"
+)
+# Where the engine finds one: the word and the first two digits, inside the few characters
+# around a run of digits it searches (the token is read whole by :func:`_typed_spans`).
+_TYPED_RE: Final = re.compile(
+    r"(?:(?<![A-Za-z0-9_.$])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2})"
+    r"(?=[A-Za-z0-9!#%^*_.~+?=&])"
+)
+_TYPED_HEAD: Final = re.compile(r"[A-Z][a-z]{2,9}[0-9]{2}")
+# In a tail, what a name has and a person's typing rarely does: a capitalised word
+# (``Route53Actions0``), an attribute, a constant or a host after a dot (``Route53.dispatch``,
+# ``Shell32.INSTANCE``, not ``Harbor35KIS.Swx``), a dunder (``Catalog0380__set``).
+_NAMED_TAIL: Final = re.compile(
+    r"[A-Z](?=[a-z]{3})[a-z]*?[aeiouy]|\.[A-Z]?(?=[a-z]{3})[a-z]*?[aeiouy]|\.[A-Z_]{4}|__"
+)
+
+
+def typed_anywhere(value: str) -> bool:
+    """Whether *value* is a person's password by its shape alone, with no name to say so.
+
+    Stricter than :func:`comodor.brain.redaction.values.typed_on`, which a secret's name
+    backs: four characters or more typed on, not all digits (``Stmt1480452973134`` is an
+    id), and nothing a type's or an attribute's name has (``Base64Str``, ``Float64_co``).
+    """
+    head = _TYPED_HEAD.match(value)
+    if head is None or not typed_on(value) or _code(value):
+        return False
+    tail = value[head.end() :]
+    return len(tail) >= 4 and not tail.isdigit() and _NAMED_TAIL.search(tail) is None
+
+
+def _typed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    whole = _TYPED_TOKEN.match(text, m.start())
+    if whole is None:
+        return []
+    start, end = whole.span("secret")
+    value = text[start:end].rstrip(".")
+    return [(start, start + len(value))] if typed_anywhere(value) else []
+
+
+def _classify_typed(m: re.Match[str], text: str) -> str | None:
+    return KIND if _typed_spans(m, text) else None
 
 
 NET_RULES: Final[tuple[Rule, ...]] = (
@@ -546,5 +680,19 @@ NET_RULES: Final[tuple[Rule, ...]] = (
     Rule(KIND, ENTROPY, _PATH_TOKEN_RE, _classify_url_part),
     Rule(KIND, ENTROPY, _FRAGMENT_KEY_RE, _classify_url_part),
     Rule(KIND, ENTROPY, _OPENER_RE, _classify_block, on_lowercase=True, spans=_block_spans),
+    Rule(
+        KIND,
+        ENTROPY,
+        _TYPED_RE,
+        _classify_typed,
+        spans=_typed_spans,
+        # The engine looks only at runs of two digits or more right after a lower-case letter
+        # (``Tiger10``), and starts the pattern up to ten letters before them: a regex over
+        # the whole text would cost a 5,000-line correction 6 ms.
+        run_chars="0123456789",
+        min_run=2,
+        run_lead=10,
+        run_after="abcdefghijklmnopqrstuvwxyz",
+    ),
 )
 """The net, meant to run after every named rule (:data:`comodor.brain.redaction.RULES`)."""
