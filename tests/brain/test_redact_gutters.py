@@ -79,12 +79,12 @@ def test_every_corpus_secret_is_redacted_behind_a_gutter(shown_as: str) -> None:
 def test_a_pgpass_line_added_by_an_agents_patch_is_redacted_where_it_stands() -> None:
     patch = (
         "--- a/deploy/pgpass\n+++ b/deploy/pgpass\n@@ -1,1 +1,2 @@\n"
-        " # hostname:port:database:username:password\n"
+        " db.internal:5432:reports:svc_reports:*\n"
         "+db.internal:5432:orders:svc_orders:Tulip38-Quarry!\n"
     )
     redacted = redact(patch)
     assert "Tulip38-Quarry!" not in redacted
-    assert "\n+db.internal:" in redacted and redacted.endswith("]\n")
+    assert "\n+db.internal:5432:orders:svc_orders:[REDACTED:" in redacted
 
 
 def test_a_quoted_config_block_keeps_its_quote_marks_and_loses_its_secret() -> None:
