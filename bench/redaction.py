@@ -26,7 +26,9 @@
    fares. ``--arm fourth`` does the same for the fourth batch,
    ``tests/support/fourth_batch_secrets.py`` (264 kinds by a fresh author), and ``--arm
    fifth`` for the fifth, ``tests/support/fifth_batch_secrets.py`` (249 kinds by another
-   fresh author, every one held out: no part of it guides tuning).
+   fresh author, every one held out: no part of it guides tuning), ``--arm sixth`` for the
+   sixth, ``tests/support/sixth_batch_secrets.py`` (275 kinds by a third fresh author, every
+   one held out).
 
 9. **A second opinion** (``--arm detect-secrets``, needs ``pip install detect-secrets``): which
    unlisted kinds Yelp's detect-secrets finds (in its file mode, and in its line-by-line
@@ -63,7 +65,12 @@ from comodor_lsp.brain.redaction.entropy import ENTROPY_RULES
 from comodor_lsp.brain.redaction.net import NET_RULES
 from comodor_lsp.brain.redaction.redactor import find_secrets, redact
 
-from tests.support import fifth_batch_secrets, fourth_batch_secrets, unseen_secrets
+from tests.support import (
+    fifth_batch_secrets,
+    fourth_batch_secrets,
+    sixth_batch_secrets,
+    unseen_secrets,
+)
 from tests.support.last_line import caught_alone
 from tests.support.secrets import build_corpus
 from tests.support.unlisted_secrets import FRESH, HELD_OUT, TUNE, UnlistedSample, build_unlisted
@@ -208,6 +215,13 @@ HELD_OUT_BATCHES = {
         frozenset(),
         fifth_batch_secrets.NAMES,
     ),
+    "sixth": HeldOutBatch(
+        "The sixth batch, by a fresh author, every kind held out",
+        "tests/support/sixth_batch_secrets.py",
+        sixth_batch_secrets.build_sixth_batch,
+        frozenset(),
+        sixth_batch_secrets.NAMES,
+    ),
 }
 
 
@@ -286,6 +300,7 @@ ARMS = (
     "unseen",
     "fourth",
     "fifth",
+    "sixth",
     "real-code",
     "correction",
     "speed",
