@@ -10,14 +10,16 @@ through.
 
 So :func:`gutter_view` builds a second reading of a text: each line that starts with a gutter,
 the gutter cut off, and an empty line wherever other lines stood, so the view costs what its
-gutter lines cost, not what the text costs (a Python file's doctest lines, not its code). After
-a label on the first line the whole rest is the view. Its findings are mapped back to the text
-(:meth:`GutterView.to_text`) and redacted with the others: the view only adds findings.
+gutter lines cost, not what the text costs (a Python file's few ``-`` and ``%`` lines, not its
+code). After a label on the first line the whole rest is the view. Its findings are mapped
+back to the text (:meth:`GutterView.to_text`) and redacted with the others: the view only adds
+findings.
 
 Comments are not gutters here. A Python file's comments would be most of the view of every
 correction (+0.4 ms on the 5,000-line budget of 5 ms), and the named rules found too little
 behind them to pay for it (30 kinds of 879 stored behind ``# `` before, 21 after).
-Indentation is not either: every line of code has it.
+Indentation is not either (every line of code has it), nor a REPL's ``>>>`` (a doctest is code,
+and a stdlib module has hundreds).
 """
 
 from __future__ import annotations
@@ -27,14 +29,15 @@ import re
 from typing import Final
 
 _GUTTER_RE: Final = re.compile(
-    r"""\n[ \t]*+(?=[-+>$%.*\d\[\u2022])(?:
+    r"""\n[ \t]*+(?=[-+>$%*\d\[\u2022@])(?:
         \d{1,6}+(?:\t|[ ]*+[|:\u2502][ \t]?)           # numbered lines: "12 | ", "  12\t", "12: "
-      | (?:>[ \t]?)++                                 # quoted mail and Markdown
+      | (?:>(?!>>)[ \t]?)++                            # quoted mail and Markdown (not a REPL)
       | [+-](?![+-]{2})                               # a unified diff's added and removed lines
-      | (?:\$|%|>>>|\.\.\.)[ \t]                       # a shell's or a REPL's prompt
+      | [$%][ \t]                                     # a shell's prompt
       | [-*\u2022][ \t]++                             # list items
       | \[?\d{4}-\d\d-\d\d[T ][\d:.,]{5,15}+(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]  # a log's stamp
         (?:[ \t]?+\[?[A-Za-z]{3,8}\]?[ \t])?            # and its level
+      | (?=@@[ ]-\d)                                  # a diff's hunk (its context lines count)
     )(?=[^\n])""",
     re.VERBOSE,
 )
@@ -84,7 +87,7 @@ def gutter_view(text: str) -> GutterView | None:
         return GutterView(text[label.end() :], [0], [label.end()])
     lined = "\n" + text  # every line starts after a line break, the first one too
     gutters = [(m.end() - 1, m.start()) for m in _GUTTER_RE.finditer(lined)]
-    if text.startswith("@@ -") or "\n@@ -" in text:  # a unified diff's hunk
+    if any(lined.startswith("@@", end + 1) for end, _ in gutters):  # a unified diff
         context = _DIFF_CONTEXT_RE.finditer(lined)
         gutters = sorted(gutters + [(m.end() - 1, m.start()) for m in context])
     if not gutters:
