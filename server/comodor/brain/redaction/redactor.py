@@ -95,7 +95,32 @@ def _found(text: str, rules: Sequence[Rule]) -> list[SecretMatch]:
             (view.to_text(start), view.to_text(end), priority, kind)
             for start, end, priority, kind in candidates(view.text, rules)
         ]
-    return merge(found)
+    return merge(found + _echoes(text, found))
+
+
+# A found secret this long is found wherever else the text repeats it; shorter ones (a PIN, a
+# word a rule took after ``password:``) may be ordinary text elsewhere.
+_LEAST_ECHOED = 12
+
+
+def _echoes(text: str, found: list[_Candidate]) -> list[_Candidate]:
+    """Every other place *text* repeats a secret found in it, with the same kind.
+
+    A secret is often written twice -- a tool prints a new key and the next command uses it
+    (``headscale preauthkeys create`` then ``--authkey <key>``), a log echoes the value a
+    config line set -- and only one of the places may say what it is. Once one place has, the
+    value itself is known to be a secret wherever it stands.
+    """
+    echoes: list[_Candidate] = []
+    for value in {text[start:end]: kind for start, end, _, kind in found}.items():
+        secret, kind = value
+        if len(secret) < _LEAST_ECHOED or MARKER_PREFIX in secret or secret.isspace():
+            continue
+        at = text.find(secret)
+        while at >= 0:
+            echoes.append((at, at + len(secret), 0, kind))
+            at = text.find(secret, at + len(secret))
+    return echoes
 
 
 def _scan(text: str, rules: Sequence[Rule] = RULES) -> tuple[list[SecretMatch], str]:
