@@ -726,12 +726,15 @@ def _typed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         return []
     start, end = whole.span("secret")
     value = text[start:end]
-    if not text.startswith(_CLOSING_QUOTES, end):
-        value = value.rstrip(".")  # a sentence's full stop, unless a quote closes after it
+    if not (text.startswith(_CLOSING_QUOTES, end) and _TYPED_BEFORE_DOT.search(value)):
+        value = value.rstrip(".")  # a sentence's full stop, unless quoted after typing
     return [(start, start + len(value))] if typed_anywhere(value) else []
 
 
 _CLOSING_QUOTES: Final = ("`", "'", '"')
+# A final dot kept inside quotes (``Copper37Yr7.``, ``Tiger75y7m.``) ends typing that went on
+# past the letters after the digits, not a word (``Base64Url.``).
+_TYPED_BEFORE_DOT: Final = re.compile(r"[0-9][A-Za-z]+[0-9!#%^*_~+?=&]")
 
 
 def _classify_typed(m: re.Match[str], text: str) -> str | None:
