@@ -103,6 +103,7 @@ def _found(text: str, rules: Sequence[Rule]) -> list[SecretMatch]:
 # word a rule took after ``password:``) may be ordinary text elsewhere.
 _LEAST_ECHOED = 12
 _ALONE = "random-token"
+_QUOTES = "\"'`"
 
 
 def _echoes(text: str, found: list[_Candidate]) -> list[_Candidate]:
@@ -116,7 +117,8 @@ def _echoes(text: str, found: list[_Candidate]) -> list[_Candidate]:
     not echoed through the rest of the text.
     """
     echoes: list[_Candidate] = []
-    for secret, kind in {text[start:end]: kind for start, end, _, kind in found}.items():
+    quoted = {text[start:end]: kind for start, end, _, kind in found}
+    for secret, kind in {value.strip(_QUOTES): kind for value, kind in quoted.items()}.items():
         if kind == _ALONE:
             continue  # the entropy net judges a value by itself: it finds the repeats itself
         if len(secret) < _LEAST_ECHOED or MARKER_PREFIX in secret or shape(secret) < PICKED:
