@@ -421,10 +421,14 @@ _DELIMITERS: Final = ",;\t"
 # A header's column name: a word or a few, no blank after the delimiter (``a, b, c`` is code).
 _COLUMN_NAME: Final = re.compile(r"[\"']?[A-Za-z][\w ./-]{0,39}[\"']?|")
 _EXPORT_ROWS: Final = 200
+# What stands right before a column's name: a delimiter, its quote, or the start of the line.
+_COLUMN_STARTS: Final = frozenset(",;\t\n\"'")
 
 
 def _export_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     """The password column's value in every row under a delimited header naming it."""
+    if m.start() and text[m.start() - 1] not in _COLUMN_STARTS:
+        return []  # not a column's name: a word inside code (``f(token, x)``) or prose
     begin = line_start(text, m.start(), 1024)
     header = text[begin : line_end(text, m.start(), 1024)].rstrip("\r")
     delimiter = next((c for c in header if c in _DELIMITERS), "")

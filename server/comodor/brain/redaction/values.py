@@ -320,7 +320,7 @@ def grouped_draw(value: str) -> bool:
     A BitLocker or FileVault recovery key, a licence key; a UUID's groups differ in length, a
     date's and a version's are short or few, a placeholder's (``0000-0000-...``) are not drawn.
     """
-    if _GROUPED.fullmatch(value) is None:
+    if value.count("-") < 3 or _GROUPED.fullmatch(value) is None:
         return False
     groups = value.split("-")
     if len({len(g) for g in groups}) != 1:
