@@ -7,12 +7,14 @@ It scores two things a credential has wherever it is written, and redacts when b
 * **place** -- a word that says secret (``pass``, ``pwd``, ``pw``, ``secret``, ``token``,
   ``key``, ``cred``, ``auth``, ``psk``, ``login``; ``Passwort``, ``contraseña``,
   ``mot_de_passe``, ``senha``, ``parola``, ``hasło``, ``wachtwoord``, ``salasana``,
-  ``lösenord``; names ending ``_pat``, ``_sk``, ``_hmac``, ``salt``, ``seed``, ``mnemonic``)
+  ``lösenord``; names ending ``_pat``, ``_sk``, ``_sig``, ``_hmac``, ``salt``, ``pepper``,
+  ``seed``, ``mnemonic``)
   in any casing or separator, with or without a qualifier after it (``secret_key_base``,
   ``client-key-data``, ``DB_PASS_B64``), and after it,
   on the same line, the value it names: right after an operator of any syntax (``=``, ``:``,
-  ``=>``, ``:=``, ``->``, a closing quote or ``>``, a blank, ``is``), or further along as an
-  argument of the call or command the word names (``HTTPBasicAuth("u", X)``, ``login u X``),
+  ``=>``, ``:=``, ``->``, ``|``, a closing quote or ``>`` or both, a blank, ``is``), or further
+  along as an argument of the call or command the word names (``HTTPBasicAuth("u", X)``,
+  ``login u X``; a hex or base64 literal counts by what it spells, ``bytes.fromhex("4d61...")``),
   or a user's password joined to the user by a colon or a comma (``-u ci:X``, ``--user
   root:X``, ``user = "jdoe:X"``, ``lftp -u deploy,X``, ``amqps://worker:X@host``), or on
   the few lines after a name that opens an element or a block (``<key>Password</key>`` then
@@ -26,7 +28,8 @@ It scores two things a credential has wherever it is written, and redacts when b
   user-info, ``?appid=``/``&token=`` values, a log collector's ``/inputs/<uuid>/``, an
   encrypted paste's ``#key``;
 * **shape** -- what the value looks like (:func:`shape`): drawn at random (any alphabet but
-  bare hex, which is ordinary in code), picked by a person (letters with digits and a symbol
+  bare hex, which is ordinary in code; equal groups of a recovery key, ``GQES-SS60-0GYS-...``),
+  picked by a person (letters with digits and a symbol
   or a case flip, not words run together; a capitalised word, digits and more typed on,
   ``Maple83Fen%``, :func:`comodor.brain.redaction.values.typed_on`), or -- only right after a
   strong name -- a plain word with digits (``postgres196``).
