@@ -18,6 +18,7 @@ from comodor_lsp.brain.redaction import Rule
 from tests.support import (
     fifth_batch_secrets,
     fourth_batch_secrets,
+    sixth_batch_secrets,
     unlisted_secrets,
     unseen_secrets,
 )
@@ -60,6 +61,8 @@ def corpus_parts(seed: int) -> Iterator[tuple[str, Sequence[Sample]]]:
         yield f"{title} held-out", [s for s in samples if s.name in held_out]
     # The fifth batch has no tune part: every kind was held out until its first look.
     yield "fifth held-out", fifth_batch_secrets.build_fifth_batch(seed)
+    # So has the sixth, by a third fresh author.
+    yield "sixth held-out", sixth_batch_secrets.build_sixth_batch(seed)
 
 
 def caught_alone(rules: Sequence[Rule], seeds: Sequence[int]) -> dict[str, tuple[int, int]]:

@@ -1,7 +1,8 @@
 """The catalogue of what secrets look like, one family of rules per module.
 
 * :mod:`.providers` -- tokens whose prefix names their issuer (``ghp_``, ``xoxb-``, ``AKIA``);
-* :mod:`.keys` -- PEM and base64 key material, wallet keys, seed phrases, Kubernetes secrets;
+* :mod:`.keys` -- PEM and base64 key material, wallet keys, seed phrases, Kubernetes secrets,
+  the listings tools print keys in (``klist -k -K``, ``paperkey``);
 * :mod:`.named_fields` -- values named like a secret: assignments, config and ``.env`` lines,
   command-line flags, URL user-info, ``Authorization``/``Cookie`` headers;
 * :mod:`.placement` -- secrets found by where they stand, whoever issued them: credential
@@ -11,8 +12,8 @@
   the tool (``-P`` after ``-U user``, ``-storepass``, ``echo X | ... --password-stdin``,
   ``add_user u X``, ``config set <credential key> X``, ``secret set``);
 * :mod:`.config_lines` -- the syntaxes config files share (``password X`` directives, SQL
-  ``IDENTIFIED BY``, header lists, tables with a secret column, armored secret blocks,
-  random URL path segments);
+  ``IDENTIFIED BY``, header lists, tables with a secret column, CSV and spreadsheet exports
+  with a password column, armored secret blocks, random URL path segments);
 * :mod:`.records` -- values named by a sibling field or a parent key (``{"name":
   "sessionid", "value": X}``, ``- name: DB_PASSWORD`` / ``value: X``, ``"adminPassword":
   {"value": X}``) and maps named for secrets (``"apikeys": {"acme": X}``);

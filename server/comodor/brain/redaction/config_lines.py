@@ -10,7 +10,9 @@ syntaxes many files share:
   "x-honeycomb-team=X"``);
 * tools' own user syntax: net-snmp's ``createUser u SHA "X" AES "Y"``, Redis ACL ``>X``;
 * tables whose header comment names a secret column (``# client server secret IP``: ppp's
-  chap-secrets) and ``URL user password`` lines (davfs2 secrets);
+  chap-secrets), ``URL user password`` lines (davfs2 secrets), and delimited exports whose
+  header names a password column (a browser's ``name,url,username,password,note`` CSV, a
+  spreadsheet's ``Dienst;Benutzer;Kennwort;Notiz``);
 * armored blocks whose label says secret, seed or private (``-----BEGIN OpenVPN Static key
   V1-----``, ``-----BEGIN USER NKEY SEED-----``), not only ``PRIVATE KEY``;
 * a random segment of a URL's path and what follows it (collector and webhook URLs carry
@@ -35,12 +37,14 @@ from .base import (
     first_value_span,
     group,
     has_entropy,
+    line_end,
     line_start,
     lines_below,
     shannon_entropy,
 )
 from .command_lines import literal_credential
-from .values import chosen, is_reference, ordered_fraction, secret_name, wordy
+from .net import strong_secret_name
+from .values import TYPE_NAME, chosen, is_reference, ordered_fraction, secret_name, wordy
 
 _QUOTED_OR_BARE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`]{1,256})"
 
@@ -402,6 +406,67 @@ def _classify_url_user_password(m: re.Match[str], text: str) -> str | None:
     if not re.fullmatch(r"[ \t]*[a-z][a-z0-9+.-]*", text[line_start : m.start()]):
         return None  # the line must start with the URL
     return "password" if literal_credential(group(m, text, "secret") or "") else None
+
+
+# --- exports: a CSV or spreadsheet whose header names a password column ---------------------------
+
+# A column name that says password, in the header line of a delimited export (a browser's or a
+# password manager's CSV, a spreadsheet saved with semicolons): ``name,url,username,password``,
+# ``Dienst;Benutzer;Kennwort;Notiz``. Read on the lowercased text.
+_EXPORT_COLUMN_RE: Final = re.compile(
+    r"(?:pass|pwd|kennwort|senha|wachtwoord|contrase|secret|token|mot de passe|losenord|salasana"
+    r"|haslo|parola)[a-z_ -]{0,12}[\"']?(?=[,;\t]|\r?\n)"
+)
+_DELIMITERS: Final = ",;\t"
+# A header's column name: a word or a few, no blank after the delimiter (``a, b, c`` is code).
+_COLUMN_NAME: Final = re.compile(r"[\"']?[A-Za-z][\w ./-]{0,39}[\"']?|")
+_EXPORT_ROWS: Final = 200
+# What stands right before a column's name: a delimiter, its quote, or the start of the line.
+_COLUMN_STARTS: Final = frozenset(",;\t\n\"'")
+
+
+def _export_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The password column's value in every row under a delimited header naming it."""
+    if m.start() and text[m.start() - 1] not in _COLUMN_STARTS:
+        return []  # not a column's name: a word inside code (``f(token, x)``) or prose
+    begin = line_start(text, m.start(), 1024)
+    header = text[begin : line_end(text, m.start(), 1024)].rstrip("\r")
+    delimiter = next((c for c in header if c in _DELIMITERS), "")
+    if not delimiter:
+        return []
+    names = header.split(delimiter)
+    if len(names) < 3 or not all(_COLUMN_NAME.fullmatch(name.rstrip()) for name in names):
+        return []  # not a header: code, prose, or a row of values
+    column = header.count(delimiter, 0, m.start() - begin)
+    if not strong_secret_name(names[column].strip(" \"'")):
+        return []
+    spans: list[tuple[int, int]] = []
+    for position, line in lines_below(text, line_end(text, m.start(), 1024) + 1, _EXPORT_ROWS):
+        if line.count(delimiter) != len(names) - 1:
+            break  # the export ends at a blank line or a line of some other shape
+        span = _field_span(line, delimiter, column)
+        if span is not None:
+            spans.append((position + span[0], position + span[1]))
+    return spans
+
+
+def _field_span(line: str, delimiter: str, column: int) -> tuple[int, int] | None:
+    """Where the value of field *column* of a delimited row stands, its quotes left out."""
+    start = 0
+    for _ in range(column):
+        start = line.index(delimiter, start) + 1
+    end = line.find(delimiter, start)
+    end = len(line.rstrip("\r")) if end < 0 else end
+    if line.startswith('"', start) and line[end - 1 : end] == '"' and end - start >= 2:
+        start, end = start + 1, end - 1
+    value = line[start:end]
+    if len(value) < 4 or is_reference(value) or TYPE_NAME.fullmatch(value):
+        return None
+    return start, end
+
+
+def _classify_export(m: re.Match[str], text: str) -> str | None:
+    return "password" if _export_spans(m, text) else None
 
 
 # --- armored blocks whose label says secret -------------------------------------------------------
@@ -834,6 +899,14 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         spans=_secret_column_spans,
     ),
     Rule("password", STRUCTURAL, _URL_USER_PASSWORD_RE, _classify_url_user_password),
+    Rule(
+        "password",
+        STRUCTURAL,
+        _EXPORT_COLUMN_RE,
+        _classify_export,
+        on_lowercase=True,
+        spans=_export_spans,
+    ),
     Rule("private-key", STRUCTURAL, _ARMORED_RE, _classify_armored),
     Rule("url-token", STRUCTURAL, _URL_PATH_RE, _classify_url_path, spans=_url_path_spans),
 )

@@ -12,7 +12,8 @@ secrets, and this module exists to tell them apart:
 * base64 of ordinary text (test fixtures of words) decodes to text; it counts only when the
   text inside holds a secret (``postgres://user:pass@...``, a PEM block);
 * alphabets and counting sequences (``ABCDEFGHIJ...``, ``0123456789``) are ordered, not random;
-* blobs longer than a few hundred characters are images, fonts or archives, not keys.
+* blobs longer than a few hundred characters are images, fonts or archives, not keys --
+  unless they are base64 of a text that holds a secret (a JSON key file in one variable).
 
 The thresholds were tuned on the Python standard library and the JavaScript of
 ``client-vscode/node_modules`` (see ``bench/redaction.py``): at least 2 upper-case letters, 2
@@ -168,6 +169,24 @@ def _hex_text_secret(token: str) -> bool:
     return _json_with_random_value(decoded) or contains(decoded, _RECHECK)
 
 
+_DOCUMENT_MOST: Final = 8192
+
+
+def _encoded_document(token: str) -> str | None:
+    """A blob that is base64 of a text holding a secret: a service account's JSON key file.
+
+    Longer than any token, so usually an image or a font; those spell bytes, and fail on the
+    first few characters. A whole credential file put in one variable
+    (``GOOGLE_CREDENTIALS_B64=eyJ0eXBlIjogInNlcnZpY2VfYWNjb3VudCIs...``) spells text.
+    """
+    if len(token) > _DOCUMENT_MOST or _decodes_to_text(token[:64]) is None:
+        return None
+    decoded = _decodes_to_text(token)
+    if decoded is None or not any(hint in decoded for hint in _SECRET_HINTS):
+        return None
+    return "encoded-secret" if contains(decoded, _RECHECK) else None
+
+
 def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     token = group(m, text, "secret") or ""
     length = len(token.rstrip("="))
@@ -178,8 +197,10 @@ def _classify_random_token(m: re.Match[str], text: str) -> str | None:
         # No capital or no digit, which the count below rejects too: a word or an identifier,
         # most of what a correction holds (~2 us a token saved, 0.2 ms of a 5,000-line one).
         return None
-    if length < MIN_LENGTH or length > MAX_LENGTH:
-        return None  # too short, or a blob
+    if length > MAX_LENGTH:
+        return _encoded_document(token)
+    if length < MIN_LENGTH:
+        return None  # too short
     if _PREFIXED_HEX.fullmatch(token) or token.startswith(_PUBLIC_PREFIXES):
         return None
     upper = sum(map(str.isupper, token))

@@ -4,7 +4,10 @@ A private key is removed whole, wherever it sits: as a PEM block, as the same bl
 line breaks escaped inside a JSON, YAML or TOML string (``"private_key": "-----BEGIN
 ...\\n..."``), cut short in a log line, as bare base64 DER (``MIIEvQIBADANBg...``), or
 base64-encoded once more (a Kubernetes ``tls.key``). Wallet keys and seed phrases have no
-prefix, so they are only taken where their shape is clear *and* a name says what they are.
+prefix, so they are only taken where their shape is clear *and* a name says what they are (a
+wallet's constructor, or a heading on the line above, counts as a name). Tools that print key
+bytes as text are read by their listing's own format: ``klist -k -K``'s keytab keys,
+``paperkey``'s numbered lines of hex.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from .base import (
     group,
     line_end,
     line_start,
+    lines_below,
 )
 
 _PEM_LABEL: Final = r"[ A-Z0-9]{0,40}PRIVATE KEY(?: BLOCK)?-----"
@@ -101,11 +105,16 @@ def _classify_hex_key(m: re.Match[str], text: str) -> str | None:
     return "wallet-key"
 
 
+# A phrase after a name that says seed, or as a wallet's first argument (``new
+# HDWalletProvider('<words>', ...)``), or on the lines under a heading that says so (``Here is
+# your secret paper key phrase:``, a blank line, the words). 12 to 25 words: BIP-39 phrases,
+# Electrum's and Keybase's 13, Monero's 25.
 _SEED_PHRASE_RE: Final = re.compile(
-    r"(?:mnemonic|seed|recovery|secret|backup)[a-z_ -]{0,24}?(?:phrase|words|mnemonic)?"
-    r"[\"'`]?[ \t]*(?:[:=]{1,2}[ \t]*[\"'`]?|[\"'`])[ \t]*"
-    r"(?P<secret>(?:[a-z]{3,8}[ \t]+){11,23}+[a-z]{3,8})(?![a-z])"
+    r"(?:mnemonic|seed|recovery|secret|backup|wallet)[a-z_ -]{0,24}?(?:phrase|words|mnemonic)?"
+    r"[\"'`]?[ \t]*(?:[:=]{1,2}[ \t]*[\"'`]?|\(?[\"'`])(?:[ \t]*\r?\n){0,2}[ \t]*"
+    r"(?P<secret>(?:[a-z]{3,8}[ \t]+){11,24}+[a-z]{3,8})(?![a-z])"
 )
+_PHRASE_LENGTHS: Final = frozenset({12, 13, 15, 18, 21, 24, 25})
 
 
 # Common English words that are not in the BIP-39 list: a sentence has several of them.
@@ -157,7 +166,7 @@ _PROSE_WORDS: Final = frozenset(
 
 def _classify_seed_phrase(m: re.Match[str], text: str) -> str | None:
     words = (group(m, text, "secret") or "").split()
-    if len(words) not in {12, 15, 18, 21, 24} or len(set(words)) < len(words) * 3 // 4:
+    if len(words) not in _PHRASE_LENGTHS or len(set(words)) < len(words) * 3 // 4:
         return None
     if sum(word in _PROSE_WORDS for word in words) >= 2:
         return None
@@ -284,6 +293,39 @@ def _classify_recovery_codes(m: re.Match[str], text: str) -> str | None:
     return "password" if _recovery_code_spans(m, text) else None
 
 
+# --- key listings: tools that print secret key bytes as text --------------------------------
+
+# ``klist -k -K`` (and ``ktutil``'s ``list -k``) print each keytab entry's key after its
+# encryption type: ``host/web01@REALM (aes256-cts-hmac-sha1-96)  (0x<hex>)``.
+_KEYTAB_KEY_RE: Final = re.compile(
+    r"\((?:aes|arcfour|des|camellia|rc4)[\w-]{0,40}\)[ \t]{1,8}"
+    r"\(0x(?P<secret>[0-9a-fA-F]{16,128})\)"
+)
+# ``paperkey``'s text output: a header naming the secret portions, then numbered lines of hex
+# bytes each ending in a CRC (``  2: 17 AD 21 ... D1 8E03F1``).
+_PAPERKEY_RE: Final = re.compile(r"# secret portions of key[ \t]")
+_PAPERKEY_LINE: Final = re.compile(
+    r"[ \t]*[0-9]{1,5}:[ \t](?P<bytes>(?:[0-9A-F]{2}[ \t]){1,64}[0-9A-F]{6})"
+)
+_PAPERKEY_LINES: Final = 400
+
+
+def _paperkey_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The bytes of every numbered line under a paperkey header (comment lines skipped)."""
+    spans: list[tuple[int, int]] = []
+    for position, line in lines_below(text, line_end(text, m.start()) + 1, _PAPERKEY_LINES):
+        found = _PAPERKEY_LINE.fullmatch(line.rstrip("\r"))
+        if found is not None:
+            spans.append((position + found.start("bytes"), position + found.end("bytes")))
+        elif not line.startswith("#"):
+            break  # the listing ends at the first line that is neither data nor a comment
+    return spans
+
+
+def _classify_paperkey(m: re.Match[str], text: str) -> str | None:
+    return "private-key" if _paperkey_spans(m, text) else None
+
+
 def _classify_obfuscated(m: re.Match[str], text: str) -> str | None:
     """An obfuscation's body is a draw of many characters (not ``{xor}xxxx`` in documentation)."""
     value = m.group("secret")
@@ -325,13 +367,24 @@ KEY_RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "private-key",
         PRIVATE_KEY,
-        # SSH.com / RFC 4716 keys: "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----".
+        # SSH.com / RFC 4716 keys: "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----". The body runs
+        # to the END line; its headers may hold dashes (Comment: "rsa-key-20240514").
         re.compile(
-            r"(?P<secret>---- BEGIN SSH2[ A-Z]*PRIVATE KEY ----(?P<body>[^-]*+)(?:---- END[^\n]*)?)"
+            r"(?P<secret>---- BEGIN SSH2[ A-Z]*PRIVATE KEY ----(?P<body>(?:[^-]++|-(?!---))*+)"
+            r"(?:---- END[^\n]*)?)"
         ),
         _classify_private_key,
     ),
     Rule("private-key", PRIVATE_KEY, _PUTTY_RE),
+    Rule("private-key", PRIVATE_KEY, _KEYTAB_KEY_RE, on_lowercase=True),
+    Rule(
+        "private-key",
+        PRIVATE_KEY,
+        _PAPERKEY_RE,
+        _classify_paperkey,
+        on_lowercase=True,
+        spans=_paperkey_spans,
+    ),
     Rule("private-key", PRIVATE_KEY, _DER_KEY_RE, not_after=BASE64_CHARS),
     Rule("private-key", PRIVATE_KEY, _ENCODED_PEM_RE, _classify_encoded_pem, BASE64_CHARS),
     Rule("docker-config", PROVIDER, _ENCODED_DOCKER_CONFIG_RE, not_after=BASE64_CHARS),

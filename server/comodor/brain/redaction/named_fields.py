@@ -576,8 +576,11 @@ _URL_CREDENTIALS_RE: Final = re.compile(
     r"://(?P<secret>[^\s:/?#@\[\]\"'<>]{0,256}:(?P<password>[^\s/\[\]\"'<>]{1,256}))@"
 )
 _URL_TOKEN_USER_RE: Final = re.compile(r"://(?P<secret>[A-Za-z0-9_.~%-]{20,256})@")
+# A quoted ``user:password`` ends at its quote, blanks and all (a WordPress application
+# password is six groups of four with blanks between: ``-u "editor:uZnk WvPJ IC6J ..."``).
 _CURL_USER_RE: Final = re.compile(
-    r"(?:-u|--user)[ \t]+[\"']?(?P<secret>[^\s:\"'\[]+:(?P<password>[^\s\"'\[]+))"
+    r"(?:-u|--user)[ \t]+(?P<q>[\"'])?"
+    r"(?P<secret>[^\s:\"'\[]+:(?P<password>(?(q)[^\"'\[\n]+|[^\s\"'\[]+)))"
 )
 _QUERY_SECRET_RE: Final = re.compile(
     r"[?&;](?P<kw>sig|signature|x-amz-signature|x-amz-security-token|x-goog-signature"

@@ -7,12 +7,14 @@ It scores two things a credential has wherever it is written, and redacts when b
 * **place** -- a word that says secret (``pass``, ``pwd``, ``pw``, ``secret``, ``token``,
   ``key``, ``cred``, ``auth``, ``psk``, ``login``; ``Passwort``, ``contraseña``,
   ``mot_de_passe``, ``senha``, ``parola``, ``hasło``, ``wachtwoord``, ``salasana``,
-  ``lösenord``; names ending ``_pat``, ``_sk``, ``_hmac``, ``salt``, ``seed``, ``mnemonic``)
+  ``lösenord``; names ending ``_pat``, ``_sk``, ``_sig``, ``_hmac``, ``salt``, ``pepper``,
+  ``seed``, ``mnemonic``)
   in any casing or separator, with or without a qualifier after it (``secret_key_base``,
   ``client-key-data``, ``DB_PASS_B64``), and after it,
   on the same line, the value it names: right after an operator of any syntax (``=``, ``:``,
-  ``=>``, ``:=``, ``->``, a closing quote or ``>``, a blank, ``is``), or further along as an
-  argument of the call or command the word names (``HTTPBasicAuth("u", X)``, ``login u X``),
+  ``=>``, ``:=``, ``->``, ``|``, a closing quote or ``>`` or both, a blank, ``is``), or further
+  along as an argument of the call or command the word names (``HTTPBasicAuth("u", X)``,
+  ``login u X``; a hex or base64 literal counts by what it spells, ``bytes.fromhex("4d61...")``),
   or a user's password joined to the user by a colon or a comma (``-u ci:X``, ``--user
   root:X``, ``user = "jdoe:X"``, ``lftp -u deploy,X``, ``amqps://worker:X@host``), or on
   the few lines after a name that opens an element or a block (``<key>Password</key>`` then
@@ -26,7 +28,8 @@ It scores two things a credential has wherever it is written, and redacts when b
   user-info, ``?appid=``/``&token=`` values, a log collector's ``/inputs/<uuid>/``, an
   encrypted paste's ``#key``;
 * **shape** -- what the value looks like (:func:`shape`): drawn at random (any alphabet but
-  bare hex, which is ordinary in code), picked by a person (letters with digits and a symbol
+  bare hex, which is ordinary in code; equal groups of a recovery key, ``GQES-SS60-0GYS-...``),
+  picked by a person (letters with digits and a symbol
   or a case flip, not words run together; a capitalised word, digits and more typed on,
   ``Maple83Fen%``, :func:`comodor.brain.redaction.values.typed_on`), or -- only right after a
   strong name -- a plain word with digits (``postgres196``).
@@ -52,6 +55,7 @@ near, are the entropy net's (:mod:`.entropy`).
 
 from __future__ import annotations
 
+import base64
 import functools
 import itertools
 import re
@@ -63,6 +67,7 @@ from .values import (
     chosen,
     drawn_letters,
     expected_entropy,
+    grouped_draw,
     is_reference,
     looks_random,
     ordered_fraction,
@@ -70,6 +75,8 @@ from .values import (
     random_letters,
     secret_name,
     typed_on,
+    word_like,
+    words_after_digits,
     wordy,
 )
 
@@ -87,7 +94,7 @@ RANDOM: Final = 3
 # needle it cannot index would have the regex scan the whole text: 0.4 ms a correction).
 _MORE_WORDS: Final = (
     r"|kennwort|contrase(?:n|ni|[^\x00-\x7f])a|senha|parola|haslo|wachtwoord|salasana|losenord"
-    r"|[_-](?:pat|sk)|hmac|salt|seed|mnemonic"
+    r"|[_-](?:pat|sk|sig)|hmac|salt|pepper|seed|mnemonic"
 )
 # What may follow a secret word in a name without making it some other thing's name: its
 # encoding or its role (``secret_key_base``, ``client-key-data``, ``DB_PASS_B64``,
@@ -111,7 +118,7 @@ _REFERENCE_MARKS: Final = frozenset("$%@")
 # What may stand between a name and its value: a closing quote or bracket, blanks, an operator
 # of some syntax, "is", an opening quote. Read on the original text from the end of the name.
 _GAP: Final = re.compile(
-    r"(?:\\?[\"'`]|[\]>])?[ \t]{0,32}(?:=>|:=|->|==?|:|::|[?+]=)?[ \t]{0,4}"
+    r"(?:\\?[\"'`][\]>]?|[\]>])?[ \t]{0,32}(?:=>|:=|->|==?|:|::|[?+]=|\|)?[ \t]{0,4}"
     r"(?:(?:is|was|are|IS|Is)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>\\?[\"'`]|)"
 )
 # A value: no blank, no quote, no bracket (a call or an index is code), no separator of lists
@@ -150,6 +157,14 @@ _SYMBOLS: Final = frozenset("!#$%^&*@~+?=")
 _DIGIT_THEN_LETTER: Final = re.compile(r"[0-9][_.-]?[A-Za-z]")
 _WORD_AND_DIGITS: Final = re.compile(r"[A-Za-z]{3,}[0-9]+")
 _CAMEL_TAIL: Final = re.compile(r"[0-9](?:[A-Z][a-z]{2,}){2,}$")
+
+
+def _camel_tail(value: str) -> bool:
+    """``Ed25519PrivateKey``: words after the digits, as in a type's name (not ``GezCqbi``)."""
+    m = _CAMEL_TAIL.search(value)
+    return m is not None and words_after_digits(m.group()[1:])
+
+
 _PERSON_FIRST: Final = re.compile(r"[A-Z][a-z]{2,}[0-9]+")
 # What a typed-on password holding it may still be code for (a path, a file, a call).
 _NOT_TYPED: Final = re.compile(r"[^A-Za-z0-9!#%^*._]")
@@ -226,6 +241,11 @@ def _named_kind(name: str) -> bool | None:
     return None if said is None else said[1]
 
 
+def strong_secret_name(name: str) -> bool:
+    """Whether *name* says strongly that its value is a secret (``password``, ``Kennwort``)."""
+    return _named_kind(name) is True
+
+
 _QUALIFIED: Final = re.compile(
     r"(?i:[_-](?:base|data|b64|base64|hex|value|raw|plain|enc|private))$"
 )
@@ -233,7 +253,7 @@ _QUALIFIED: Final = re.compile(
 # a key).
 _MORE_NAMES: Final = re.compile(
     r"(?:passwort|kennwort|contrase(?:ñ|n|ni)a|mot[_-]?de[_-]?passe|senha|parola|haslo"
-    r"|wachtwoord|salasana|losenord|(?:^|[_.-])(?:pat|sk|hmac)|salt|seed|mnemonic)$"
+    r"|wachtwoord|salasana|losenord|(?:^|[_.-])(?:pat|sk|hmac|sig)|salt|pepper|seed|mnemonic)$"
 )
 
 
@@ -247,7 +267,7 @@ def _picked(value: str) -> bool:
         return False
     if sum(c.islower() for c in value) < 2:
         return False  # PBES2g-HS256, AES256GCM: names of algorithms, not typed passwords
-    if _CAMEL_TAIL.search(value):
+    if _camel_tail(value):
         return False  # Ed25519PrivateKey: words after the digits, as in a type's name
     # ES2015, Win32, Utf8: an identifier's digits end a word; a person types on past them.
     return any(c in _SYMBOLS for c in value) or (
@@ -261,6 +281,8 @@ def _code(value: str) -> bool:
     A dotted value that starts with a capitalised word and digits (``Orbit82.yLo.dc``) is
     typed by a person: attribute paths start with a module or an object (``settings.X``).
     """
+    if grouped_draw(value):
+        return False  # GQES-SS60-0GYS-...: a recovery key, not a version
     if (
         is_reference(value)
         or _ADDRESS.fullmatch(value)
@@ -268,7 +290,7 @@ def _code(value: str) -> bool:
         or _HOSTISH.fullmatch(value)
         or _HEX_NUMBERS.fullmatch(value)
         or _FLAG.match(value)
-        or _CAMEL_TAIL.search(value)
+        or _camel_tail(value)
         or "\\" in value
     ):
         return True  # a flag, 0x20-0x7E, Ed25519PrivateKey, f2py\nSee: code and text
@@ -283,6 +305,8 @@ def shape(value: str) -> int:
     """How much *value* looks like a credential: 0 (code, a word), PLAIN, PICKED or RANDOM."""
     if _HEX.fullmatch(value) or _SHORT_HEX.fullmatch(value):
         return PICKED  # a hex key or a UUID token: a credential only where a name says so
+    if grouped_draw(value):
+        return RANDOM  # 327613-460955-...: a recovery key in groups, no version number
     if _issued(value):
         return RANDOM  # before the code check: hvs.<draw> is no attribute path
     if random_letters(value) and drawn_letters(value, least=MIN_DRAWN):
@@ -322,11 +346,7 @@ def _short_draw(value: str) -> bool:
     """``ldyWzNAOOBAVtiaM``: 16 or more random characters, too few to tell from a name alone."""
     if drawn_letters(value, least=16):
         return True  # ldyWzNAOOBAVtiaM: base52 with no digit drawn
-    return (
-        looks_random(value)
-        and _NOT_HEX.search(value) is not None
-        and _CAMEL_TAIL.search(value) is None
-    )
+    return looks_random(value) and _NOT_HEX.search(value) is not None and not _camel_tail(value)
 
 
 def _drawn(value: str) -> bool:
@@ -416,9 +436,36 @@ def _further(text: str, start: int) -> list[tuple[int, int]]:
         value = m.group(which)
         if which != "bare" and _FORMATTED.match(text, m.end()):
             continue  # "VS%0.f0COMNTOOLS" % version
-        if shape(value) >= PICKED and not (_HEX.fullmatch(value) or _SHORT_HEX.fullmatch(value)):
+        hex_digits = _HEX.fullmatch(value) or _SHORT_HEX.fullmatch(value)
+        drawn = shape(value) >= PICKED and not hex_digits
+        if drawn or (which != "bare" and shape(_spelled(value)) >= PICKED):
             spans.append(m.span(which))
     return spans
+
+
+_HEX_TEXT: Final = re.compile(r"(?:[0-9a-fA-F]{2}){8,128}")
+_BASE64_TEXT: Final = re.compile(
+    r"(?:[A-Za-z0-9+/]{4}){2,64}(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?"
+)
+
+
+def _spelled(value: str) -> str:
+    """The text a hex or base64 literal spells, if it spells printable text; else ``""``.
+
+    A password kept "out of plain text" is a decode away (``bytes.fromhex("4d61706c65...")``,
+    ``$(echo 'TWFwbGUx...' | base64 -d)``): further along a secret's line, the literal counts
+    when what it spells has a credential's shape. Digests and keys spell bytes, not text.
+    """
+    try:
+        if _HEX_TEXT.fullmatch(value):
+            raw = bytes.fromhex(value)
+        elif _BASE64_TEXT.fullmatch(value):
+            raw = base64.b64decode(value)
+        else:
+            return ""
+    except ValueError:
+        return ""
+    return raw.decode("ascii") if raw.isascii() and raw.decode("ascii").isprintable() else ""
 
 
 def _spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
@@ -624,16 +671,17 @@ def _classify_block(m: re.Match[str], text: str) -> str | None:
 
 # A person's password with no name near: a capitalised word, digits and typed-on characters
 # (``Tiger10!X_6HWcD`` as a call's fourth argument, ``jdoe Maple83_VZfch.`` in a file of
-# users), standing as a token of its own (or glued to a one-letter flag: ``-pCopper67yWlq``);
+# users), standing as a token of its own (or glued to a one-letter flag: ``-pCopper67yWlq``, or
+# after an escaped line break: ``AUTH\r\n$14\r\nCopper662dTMYi`` in a protocol trace);
 # a ``$`` continues a JavaScript name (``Base64Url$``), so it ends none.
 _TYPED_TOKEN: Final = re.compile(
-    r"(?:(?<![A-Za-z0-9_.$])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2,4}"
+    r"(?:(?<![A-Za-z0-9_.$])|(?<=-[a-z])|(?<=\\[nrt]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2,4}"
     r"[A-Za-z0-9!#%^*_.~+?=&]{4,10}+)(?![A-Za-z0-9!#%^*_$~+?=&])"
 )
 # Where the engine finds one: the word and the first two digits, inside the few characters
 # around a run of digits it searches (the token is read whole by :func:`_typed_spans`).
 _TYPED_RE: Final = re.compile(
-    r"(?:(?<![A-Za-z0-9_.$])|(?<=-[a-z]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2})"
+    r"(?:(?<![A-Za-z0-9_.$])|(?<=-[a-z])|(?<=\\[nrt]))(?P<secret>[A-Z][a-z]{2,9}[0-9]{2})"
     r"(?=[A-Za-z0-9!#%^*_.~+?=&])"
 )
 _TYPED_HEAD: Final = re.compile(r"[A-Z][a-z]{2,9}[0-9]{2}")
@@ -656,7 +704,23 @@ def typed_anywhere(value: str) -> bool:
     if head is None or not typed_on(value) or _code(value):
         return False
     tail = value[head.end() :]
-    return len(tail) >= 4 and not tail.isdigit() and _NAMED_TAIL.search(tail) is None
+    return len(tail) >= 4 and not tail.isdigit() and not _named_tail(tail)
+
+
+_RUN_AT: Final = re.compile(r"[._]?[A-Z]?[a-z]+")
+
+
+def _named_tail(tail: str) -> bool:
+    """Whether *tail* holds what a name has (:data:`_NAMED_TAIL`) in a word a name could use.
+
+    ``Route53Actions0``, ``Route53.dispatch``; not ``Harbor60Njblo``, whose capitalised run
+    starts as no English word does.
+    """
+    for m in _NAMED_TAIL.finditer(tail):
+        run = _RUN_AT.match(tail, m.start())
+        if run is None or word_like(run.group().lstrip("._")):
+            return True
+    return False
 
 
 def _typed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
@@ -664,8 +728,16 @@ def _typed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     if whole is None:
         return []
     start, end = whole.span("secret")
-    value = text[start:end].rstrip(".")
+    value = text[start:end]
+    if not (text.startswith(_CLOSING_QUOTES, end) and _TYPED_BEFORE_DOT.search(value)):
+        value = value.rstrip(".")  # a sentence's full stop, unless quoted after typing
     return [(start, start + len(value))] if typed_anywhere(value) else []
+
+
+_CLOSING_QUOTES: Final = ("`", "'", '"')
+# A final dot kept inside quotes (``Copper37Yr7.``, ``Tiger75y7m.``) ends typing that went on
+# past the letters after the digits, not a word (``Base64Url.``).
+_TYPED_BEFORE_DOT: Final = re.compile(r"[0-9][A-Za-z]+[0-9!#%^*_~+?=&]")
 
 
 def _classify_typed(m: re.Match[str], text: str) -> str | None:

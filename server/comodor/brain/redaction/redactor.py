@@ -38,6 +38,7 @@ from . import RULES
 from .base import MARKER_PREFIX, Rule
 from .gutters import gutter_view
 from .matching import SecretMatch, _Candidate, candidates, merge
+from .net import PICKED, shape
 
 __all__ = ["MARKER_PREFIX", "SecretMatch", "contains_secret", "cut", "find_secrets", "redact"]
 
@@ -95,7 +96,38 @@ def _found(text: str, rules: Sequence[Rule]) -> list[SecretMatch]:
             (view.to_text(start), view.to_text(end), priority, kind)
             for start, end, priority, kind in candidates(view.text, rules)
         ]
-    return merge(found)
+    return merge(found + _echoes(text, found))
+
+
+# A found secret this long is found wherever else the text repeats it; shorter ones (a PIN, a
+# word a rule took after ``password:``) may be ordinary text elsewhere.
+_LEAST_ECHOED = 12
+_ALONE = "random-token"
+_QUOTES = "\"'`"
+
+
+def _echoes(text: str, found: list[_Candidate]) -> list[_Candidate]:
+    """Every other place *text* repeats a secret found in it, with the same kind.
+
+    A secret is often written twice -- a tool prints a new key and the next command uses it
+    (``headscale preauthkeys create`` then ``--authkey <key>``), a log echoes the value a
+    config line set -- and only one of the places may say what it is. Once one place has, the
+    value itself is known to be a secret wherever it stands -- if it has a credential's shape
+    alone (:func:`.net.shape`): a word or an identifier some rule took near a secret's name is
+    not echoed through the rest of the text.
+    """
+    echoes: list[_Candidate] = []
+    quoted = {text[start:end]: kind for start, end, _, kind in found}
+    for secret, kind in {value.strip(_QUOTES): kind for value, kind in quoted.items()}.items():
+        if kind == _ALONE:
+            continue  # the entropy net judges a value by itself: it finds the repeats itself
+        if len(secret) < _LEAST_ECHOED or MARKER_PREFIX in secret or shape(secret) < PICKED:
+            continue  # short, or not a credential's shape alone (an identifier a rule took)
+        at = text.find(secret)
+        while at >= 0:
+            echoes.append((at, at + len(secret), 0, kind))
+            at = text.find(secret, at + len(secret))
+    return echoes
 
 
 def _scan(text: str, rules: Sequence[Rule] = RULES) -> tuple[list[SecretMatch], str]:

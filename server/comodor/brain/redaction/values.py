@@ -237,6 +237,38 @@ _TYPED_SYMBOLS: Final = frozenset("!#$%^&*@~+?=._")
 _FILE_SUFFIX: Final = re.compile(r"\.[a-z0-9]{1,4}$")
 
 
+# The consonants an English word may start with before its first vowel (``str``ing,
+# ``ch``ar, ``sch``ema): a name's words start so, a random draw of letters mostly does not
+# (``Njblo``, ``Cqbi``, ``Mxzru``).
+_TWO_AND_THREE: Final = (
+    "bl br ch cl cr dr dw fl fr gh gl gn gr kl kn kr ph pl pr ps qu sc sh sk sl sm sn sp st sw"
+    " th tr ts tw wh wr chr sch scr shr spl spr squ str thr"
+)
+_ONSETS: Final = frozenset(["", *"bcdfghjklmnpqrstvwxyz", *_TWO_AND_THREE.split()])
+_FIRST_VOWEL: Final = re.compile(r"[aeiou]|(?<=.)y")
+
+
+def word_like(run: str) -> bool:
+    """Whether a run of letters (``Array``, ``Str``, ``Njblo``) could be a word of a name.
+
+    Short runs without a vowel are abbreviations (``Str``, ``Ctx``, ``Db``); longer ones must
+    have a vowel and start as an English word may (``Encoder``, ``With``; not ``Cqbi``).
+    """
+    lowered = run.lower()
+    vowel = _FIRST_VOWEL.search(lowered)
+    if vowel is None:
+        return len(run) <= 4
+    return lowered[: vowel.start()] in _ONSETS
+
+
+_CASE_RUN: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def words_after_digits(tail: str) -> bool:
+    """Whether every capitalised or lower-case run of *tail* could be a word of a name."""
+    return all(word_like(run) for run in _CASE_RUN.findall(tail) if not run.isupper())
+
+
 def typed_on(value: str) -> bool:
     """``Maple83Fen%``, ``Tiger32YNys``: a word and digits a person typed more characters after.
 
@@ -254,7 +286,7 @@ def typed_on(value: str) -> bool:
     if not tail.isalnum():
         return False
     named = _WORDS_TAIL.fullmatch(tail) is not None and (wordy(tail) or tail.isupper())
-    return not named
+    return not named or not words_after_digits(tail)
 
 
 def random_letters(value: str) -> bool:
@@ -273,6 +305,32 @@ def random_letters(value: str) -> bool:
         return False
     flips = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value))
     return flips >= 0.35 * (len(value) - 1) and not wordy(value)
+
+
+# A code printed in equal groups (``327613-460955-...``, ``GQES-SS60-0GYS-...``): recovery keys,
+# licence keys, backup codes. Read whole, it is a version number to every other check.
+_GROUPED: Final = re.compile(
+    r"(?:[0-9A-Z]{4,8}-){3,15}[0-9A-Z]{4,8}|(?:[0-9a-z]{4,8}-){3,15}[0-9a-z]{4,8}"
+)
+
+
+def grouped_draw(value: str) -> bool:
+    """``GQES-SS60-0GYS-CBSY-WM6Z-6RKY``: four or more equal groups drawn at random.
+
+    A BitLocker or FileVault recovery key, a licence key; a UUID's groups differ in length, a
+    date's and a version's are short or few, a placeholder's (``0000-0000-...``) are not drawn.
+    """
+    if value.count("-") < 3 or _GROUPED.fullmatch(value) is None:
+        return False
+    groups = value.split("-")
+    if len({len(g) for g in groups}) != 1:
+        return False
+    core = "".join(groups)
+    alphabet = 10 if core.isdigit() else 36
+    return (
+        shannon_entropy(core) >= expected_entropy(len(core), alphabet) - 0.5
+        and ordered_fraction(core) <= 0.25
+    )
 
 
 def looks_random(value: str) -> bool:
