@@ -28,7 +28,9 @@
    fifth`` for the fifth, ``tests/support/fifth_batch_secrets.py`` (249 kinds by another
    fresh author, every one held out: no part of it guides tuning), ``--arm sixth`` for the
    sixth, ``tests/support/sixth_batch_secrets.py`` (275 kinds by a third fresh author, every
-   one held out).
+   one held out), ``--arm seventh`` for the seventh, ``tests/support/seventh_batch_secrets.py``
+   (208 kinds by a fourth fresh author, writing as an outside reviewer would: the credentials a
+   typical team holds, every one held out).
 
 9. **A second opinion** (``--arm detect-secrets``, needs ``pip install detect-secrets``): which
    unlisted kinds Yelp's detect-secrets finds (in its file mode, and in its line-by-line
@@ -68,6 +70,7 @@ from comodor_lsp.brain.redaction.redactor import find_secrets, redact
 from tests.support import (
     fifth_batch_secrets,
     fourth_batch_secrets,
+    seventh_batch_secrets,
     sixth_batch_secrets,
     unseen_secrets,
 )
@@ -222,6 +225,13 @@ HELD_OUT_BATCHES = {
         frozenset(),
         sixth_batch_secrets.NAMES,
     ),
+    "seventh": HeldOutBatch(
+        "The seventh batch, by a fresh author writing as an outside reviewer, every kind held out",
+        "tests/support/seventh_batch_secrets.py",
+        seventh_batch_secrets.build_seventh_batch,
+        frozenset(),
+        seventh_batch_secrets.NAMES,
+    ),
 }
 
 
@@ -301,6 +311,7 @@ ARMS = (
     "fourth",
     "fifth",
     "sixth",
+    "seventh",
     "real-code",
     "correction",
     "speed",
