@@ -32,7 +32,21 @@ checksum where one is known (the GitHub/npm CRC-32 tokens reuse the earlier batc
 passwords people pick come from the human-like password draw. Every kind is held out: there is
 no tune part.
 
-First look: not yet run.
+First look, once, by the lead (``python -m bench.redaction --arm seventh``, 20 seeds, a kind
+"stored" when an 8-character piece of its secret survives ``redact`` in any run), on
+``f461fea`` -- the redactor after the sixth batch's fixes: **16 of 208 stored (8 %)**. The
+redactor as this stop found it (``06e8f3b``) stores 24 of 208 (12 %). The last line alone
+(every named rule off, caught in every seed of 0-4) catches 180 of 208 (87 %; 167 at
+``06e8f3b``). The author saw, by accident, the sixth batch's first-look count in its test
+file's docstring, nothing of the rules. The 16: ``argocd-admin-initial-password-output``,
+``aws-iam-create-access-key-text-output``, ``chat-japanese-pasuwado-colon``,
+``chat-pasted-terminal-hard-wrapped-token``, ``elasticsearch-reset-password-output``,
+``handoff-notes-parenthetical-pw``, ``mysqld-log-temporary-root-password``,
+``openssl-rand-base64-output-then-env``, ``php-ini-mysqli-default-pw-semicolon-comment``,
+``python-smtplib-gmail-app-password-spaced``, ``rubygems-gem-host-api-key-env``,
+``sentry-config-yml-system-secret-key``, ``spring-application-yml-placeholder-default-password``,
+``sqlalchemy-mssql-odbc-connect-urlencoded-pwd``, ``supabase-new-secret-key-createclient-python``,
+``toml-triple-quoted-webhook-secret``. From here on this batch is not unseen either.
 """
 
 from __future__ import annotations
