@@ -423,8 +423,14 @@ def _plain_place(text: str, gap: re.Match[str], end: int) -> bool:
         return False
     if gap.group("quote"):
         return True
-    rest = text[end : line_end(text, end, 8)]
-    return not rest.strip(" \t.!?") and not between.startswith(("'", '"', "`"))
+    rest = text[end : line_end(text, end, 160)]
+    ended = not rest.strip(" \t.!?") or _TRAILING_COMMENT.match(rest) is not None
+    return ended and not between.startswith(("'", '"', "`"))
+
+
+# A comment after a value that ends its line's text (``pw = X ; shared with cron``, INI and
+# shell alike): the value still ends the setting.
+_TRAILING_COMMENT: Final = re.compile(r"[ \t]+[;#][ \t]")
 
 
 def _further(text: str, start: int) -> list[tuple[int, int]]:
@@ -471,7 +477,9 @@ def _spelled(value: str) -> str:
 def _spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     begin, name_end = _name_around(text, m.start(), m.end())
     if _referenced(text, begin, name_end):
-        return []  # "$PASSPHRASE", %TOKEN%, ${SECRET}: a reference stands here, not a name
+        # "$PASSPHRASE", %TOKEN%, ${SECRET}: a reference stands here, not a name; but the
+        # default a placeholder falls back to (${DB_PASSWORD:X}) is a literal.
+        return _placeholder_default(text, begin, name_end)
     name = text[begin:name_end]
     strength = _named_kind(name)
     if strength is None and not name.lower().endswith("login"):
@@ -482,6 +490,26 @@ def _spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     if strength is False and not name.lower().endswith("auth"):
         return []  # "key", "session": too common in code to read the rest of the line for
     return _further(text, name_end)
+
+
+# The default after a placeholder's name (``${DB_PASSWORD:X}``, ``${TOKEN:-X}``, Spring and
+# shell alike), up to the brace that closes it.
+_DEFAULT: Final = re.compile(r":-?(?P<value>[^\s${}\"'`]{4,200})\}")
+
+
+def _placeholder_default(text: str, begin: int, name_end: int) -> list[tuple[int, int]]:
+    """The literal a strongly named placeholder falls back to, if it has a credential's shape.
+
+    Configs that read a secret from the environment often carry the real one as the default
+    (``password: ${DB_PASSWORD:Lantern41dPW#I8.e}``); a word (``${DB_PASSWORD:postgres}``)
+    or another placeholder is left.
+    """
+    if text[max(0, begin - 2) : begin] != "${" or _named_kind(text[begin:name_end]) is not True:
+        return []
+    m = _DEFAULT.match(text, name_end)
+    if m is None or shape(m.group("value")) < PLAIN:
+        return []
+    return [m.span("value")]
 
 
 def _classify(m: re.Match[str], text: str) -> str | None:
@@ -587,7 +615,7 @@ _OPENER_RE: Final = re.compile(
     r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
     r"(?P<opener></[\w:.-]{1,40}>|[\"'][^<>\n]{0,80}>|>"
     r"|[\"'`]?[ \t]{0,8}(?:=>|=|:)[ \t]{0,8}[\[({]"
-    r"|(?P<last>[\"'`]?[ \t]{0,8}[:=,]?[ \t]{0,8}[\"'`]?[,;]?))[ \t]*\r?\n"
+    r"|(?P<last>[\"'`]?[ \t]{0,8}[:=,]?[ \t]{0,8}(?:\"\"\"|'''|[\"'`])?[,;]?))[ \t]*\r?\n"
 )
 # What the lines after such a name may hold as its value: an element's text, a literal alone on
 # its line, or a field of the block (``"equalTo": "X"``).
@@ -601,7 +629,7 @@ _BLOCK_VALUE: Final = re.compile(
 # ``expect "password:"`` then ``send "X"``): a value alone, a YAML field named for a value,
 # or one word and a quoted literal.
 _NEXT_LINE_VALUE: Final = re.compile(
-    r"[ \t]*(?:(?P<alone>[^\s\"'`<>,;#]{8,200})[,;]?"
+    r"[ \t]*(?:(?P<alone>[^\s\"'`<>,;#]{8,200})(?:\"\"\"|'''|[,;])?"
     r"|(?:-[ \t]+)?[\"']?[\w.-]{0,24}(?i:value|val|data)[\"']?[ \t]*[:=][ \t]*(?P<vq>[\"']?)"
     r"(?P<value>[^\"'\s\\]{4,200})(?P=vq)"
     r"|[a-z][\w-]{0,24}[ \t]+(?P<wq>[\"'])(?P<said>[^\"'\s\\]{4,200}?)(?:\\[rn])*(?P=wq))"
