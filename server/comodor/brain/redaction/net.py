@@ -26,7 +26,8 @@ It scores two things a credential has wherever it is written, and redacts when b
   password counts when a line around names an API, encryption, a user or a secret
   (``api:`` / ``key: <hex>``); and in URLs, with no word at all: a drawn token as the
   user-info, ``?appid=``/``&token=`` values, a log collector's ``/inputs/<uuid>/``, an
-  encrypted paste's ``#key``;
+  encrypted paste's ``#key``; and in a placeholder that names a secret, the default it
+  falls back to (``${DB_PASSWORD:X}``);
 * **shape** -- what the value looks like (:func:`shape`): drawn at random (any alphabet but
   bare hex, which is ordinary in code; equal groups of a recovery key, ``GQES-SS60-0GYS-...``),
   picked by a person (letters with digits and a symbol
@@ -415,8 +416,10 @@ def _plain_place(text: str, gap: re.Match[str], end: int) -> bool:
     """Whether a plain value (``postgres196``) stands where only a literal can stand.
 
     A quoted value after an operator, or a bare one ending the line after a bare name (YAML,
-    INI, ``.env``). Not an argument (``Buffer(password, 'utf16le')``, ``createToken('GTE0')``)
-    nor a bare value after a quoted name (``'Authorization': type1msg`` is a variable).
+    INI, ``.env``; a comment may follow it), or ending a clause of prose after the name and a
+    blank (``(login admin, pw Harbor16PKNYT)``). Not an argument (``Buffer(password,
+    'utf16le')``, ``createToken('GTE0')``) nor a bare value after a quoted name
+    (``'Authorization': type1msg`` is a variable).
     """
     between = gap.group()
     if "," in between or "(" in between:
@@ -425,7 +428,8 @@ def _plain_place(text: str, gap: re.Match[str], end: int) -> bool:
         return True
     rest = text[end : line_end(text, end, 160)]
     ended = not rest.strip(" \t.!?") or _TRAILING_COMMENT.match(rest) is not None
-    return ended and not between.startswith(("'", '"', "`"))
+    clause = between == " " and rest[:1] in {")", ",", ";"}
+    return (ended or clause) and not between.startswith(("'", '"', "`"))
 
 
 # A comment after a value that ends its line's text (``pw = X ; shared with cron``, INI and
