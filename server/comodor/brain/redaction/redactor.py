@@ -19,6 +19,8 @@ merges overlapping findings and writes the markers.
 * Replacements look like ``[REDACTED:<kind>]``. Assignments keep their name and operator
   (``password = [REDACTED:password]``), URLs their scheme and host, headers their name and
   scheme, so redacted text stays readable.
+* A secret found once is redacted wherever the text repeats it, and a secret that ends a
+  terminal-wide line takes the wrapped rest of it on the lines after.
 * Markers are never matched again, and the redacted text is re-scanned until nothing new turns
   up, so :func:`redact` is idempotent: ``redact(redact(x)) == redact(x)``.
 * Speed and safety on hostile input (a pasted log can be megabytes): patterns start with a
