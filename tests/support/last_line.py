@@ -18,6 +18,7 @@ from comodor_lsp.brain.redaction import Rule
 from tests.support import (
     fifth_batch_secrets,
     fourth_batch_secrets,
+    seventh_batch_secrets,
     sixth_batch_secrets,
     unlisted_secrets,
     unseen_secrets,
@@ -63,6 +64,8 @@ def corpus_parts(seed: int) -> Iterator[tuple[str, Sequence[Sample]]]:
     yield "fifth held-out", fifth_batch_secrets.build_fifth_batch(seed)
     # So has the sixth, by a third fresh author.
     yield "sixth held-out", sixth_batch_secrets.build_sixth_batch(seed)
+    # And the seventh, by a fourth, writing as an outside reviewer would.
+    yield "seventh held-out", seventh_batch_secrets.build_seventh_batch(seed)
 
 
 def caught_alone(rules: Sequence[Rule], seeds: Sequence[int]) -> dict[str, tuple[int, int]]:

@@ -20,12 +20,15 @@
 * :mod:`.net` -- the last line, which knows no format: a secret-shaped value (a random draw,
   a person's pick) standing where a value stands near a secret word, in any syntax or on the
   line after it, and a person's password by its shape alone;
+* :mod:`.printed` -- the net's neighbour: what a tool prints when it makes a credential
+  (``A temporary password is generated for root@localhost: X``, ``$ openssl rand -base64
+  32`` then ``X``) and password labels in other scripts (``パスワード：X``);
 * :mod:`.entropy` -- random-looking tokens nothing else names.
 
 Every family above :mod:`.net` was written from formats someone had seen, and each fresh batch
 of kinds leaked one in six to three at first look; :data:`LAST_LINE` (the two format-free
-nets) is what catches a kind nobody wrote a rule for, and ``bench/redaction.py --arm
-last-line`` measures it alone against every earlier corpus.
+nets and what tools print) is what catches a kind nobody wrote a rule for, and
+``bench/redaction.py --arm last-line`` measures it alone against every earlier corpus.
 
 :mod:`.matching` runs rules over a text and merges what they find;
 :mod:`comodor.brain.redaction.redactor` writes the ``[REDACTED:<kind>]`` markers.
@@ -43,6 +46,7 @@ from .keys import KEY_RULES
 from .named_fields import CONTEXT_RULES
 from .net import NET_RULES
 from .placement import PLACEMENT_RULES
+from .printed import PRINTED_RULES
 from .providers import PROVIDER_RULES
 from .records import RECORD_RULES
 
@@ -55,11 +59,12 @@ RULES: Final[tuple[Rule, ...]] = (
     *CONFIG_LINE_RULES,
     *RECORD_RULES,
     *NET_RULES,
+    *PRINTED_RULES,
     *ENTROPY_RULES,
 )
 
-LAST_LINE: Final[tuple[Rule, ...]] = (*NET_RULES, *ENTROPY_RULES)
-"""The rules that need no format: the secret-shaped-value net and the random-token net.
+LAST_LINE: Final[tuple[Rule, ...]] = (*NET_RULES, *PRINTED_RULES, *ENTROPY_RULES)
+"""The rules that need no format: the secret-shaped-value nets and the random-token net.
 
 Run alone (``redact(text, rules=LAST_LINE)``) they say how much of a batch of kinds nobody
 wrote a rule for would be caught anyway: the leave-family-out measure of ``bench/redaction.py``.

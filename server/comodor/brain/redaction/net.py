@@ -26,7 +26,8 @@ It scores two things a credential has wherever it is written, and redacts when b
   password counts when a line around names an API, encryption, a user or a secret
   (``api:`` / ``key: <hex>``); and in URLs, with no word at all: a drawn token as the
   user-info, ``?appid=``/``&token=`` values, a log collector's ``/inputs/<uuid>/``, an
-  encrypted paste's ``#key``;
+  encrypted paste's ``#key``; and in a placeholder that names a secret, the default it
+  falls back to (``${DB_PASSWORD:X}``);
 * **shape** -- what the value looks like (:func:`shape`): drawn at random (any alphabet but
   bare hex, which is ordinary in code; equal groups of a recovery key, ``GQES-SS60-0GYS-...``),
   picked by a person (letters with digits and a symbol
@@ -415,16 +416,25 @@ def _plain_place(text: str, gap: re.Match[str], end: int) -> bool:
     """Whether a plain value (``postgres196``) stands where only a literal can stand.
 
     A quoted value after an operator, or a bare one ending the line after a bare name (YAML,
-    INI, ``.env``). Not an argument (``Buffer(password, 'utf16le')``, ``createToken('GTE0')``)
-    nor a bare value after a quoted name (``'Authorization': type1msg`` is a variable).
+    INI, ``.env``; a comment may follow it), or ending a clause of prose after the name and a
+    blank (``(login admin, pw Harbor16PKNYT)``). Not an argument (``Buffer(password,
+    'utf16le')``, ``createToken('GTE0')``) nor a bare value after a quoted name
+    (``'Authorization': type1msg`` is a variable).
     """
     between = gap.group()
     if "," in between or "(" in between:
         return False
     if gap.group("quote"):
         return True
-    rest = text[end : line_end(text, end, 8)]
-    return not rest.strip(" \t.!?") and not between.startswith(("'", '"', "`"))
+    rest = text[end : line_end(text, end, 160)]
+    ended = not rest.strip(" \t.!?") or _TRAILING_COMMENT.match(rest) is not None
+    clause = between == " " and rest[:1] in {")", ",", ";"}
+    return (ended or clause) and not between.startswith(("'", '"', "`"))
+
+
+# A comment after a value that ends its line's text (``pw = X ; shared with cron``, INI and
+# shell alike): the value still ends the setting.
+_TRAILING_COMMENT: Final = re.compile(r"[ \t]+[;#][ \t]")
 
 
 def _further(text: str, start: int) -> list[tuple[int, int]]:
@@ -471,7 +481,9 @@ def _spelled(value: str) -> str:
 def _spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     begin, name_end = _name_around(text, m.start(), m.end())
     if _referenced(text, begin, name_end):
-        return []  # "$PASSPHRASE", %TOKEN%, ${SECRET}: a reference stands here, not a name
+        # "$PASSPHRASE", %TOKEN%, ${SECRET}: a reference stands here, not a name; but the
+        # default a placeholder falls back to (${DB_PASSWORD:X}) is a literal.
+        return _placeholder_default(text, begin, name_end)
     name = text[begin:name_end]
     strength = _named_kind(name)
     if strength is None and not name.lower().endswith("login"):
@@ -482,6 +494,26 @@ def _spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     if strength is False and not name.lower().endswith("auth"):
         return []  # "key", "session": too common in code to read the rest of the line for
     return _further(text, name_end)
+
+
+# The default after a placeholder's name (``${DB_PASSWORD:X}``, ``${TOKEN:-X}``, Spring and
+# shell alike), up to the brace that closes it.
+_DEFAULT: Final = re.compile(r":-?(?P<value>[^\s${}\"'`]{4,200})\}")
+
+
+def _placeholder_default(text: str, begin: int, name_end: int) -> list[tuple[int, int]]:
+    """The literal a strongly named placeholder falls back to, if it has a credential's shape.
+
+    Configs that read a secret from the environment often carry the real one as the default
+    (``password: ${DB_PASSWORD:Lantern41dPW#I8.e}``); a word (``${DB_PASSWORD:postgres}``)
+    or another placeholder is left.
+    """
+    if text[max(0, begin - 2) : begin] != "${" or _named_kind(text[begin:name_end]) is not True:
+        return []
+    m = _DEFAULT.match(text, name_end)
+    if m is None or shape(m.group("value")) < PLAIN:
+        return []
+    return [m.span("value")]
 
 
 def _classify(m: re.Match[str], text: str) -> str | None:
@@ -587,7 +619,7 @@ _OPENER_RE: Final = re.compile(
     r"(?:[_-]?word|wd|[_-]?phrase|key|entials?|orization|id|s)?[0-9_-]{0,3}+"
     r"(?P<opener></[\w:.-]{1,40}>|[\"'][^<>\n]{0,80}>|>"
     r"|[\"'`]?[ \t]{0,8}(?:=>|=|:)[ \t]{0,8}[\[({]"
-    r"|(?P<last>[\"'`]?[ \t]{0,8}[:=,]?[ \t]{0,8}[\"'`]?[,;]?))[ \t]*\r?\n"
+    r"|(?P<last>[\"'`]?[ \t]{0,8}[:=,]?[ \t]{0,8}(?:\"\"\"|'''|[\"'`])?[,;]?))[ \t]*\r?\n"
 )
 # What the lines after such a name may hold as its value: an element's text, a literal alone on
 # its line, or a field of the block (``"equalTo": "X"``).
@@ -601,7 +633,7 @@ _BLOCK_VALUE: Final = re.compile(
 # ``expect "password:"`` then ``send "X"``): a value alone, a YAML field named for a value,
 # or one word and a quoted literal.
 _NEXT_LINE_VALUE: Final = re.compile(
-    r"[ \t]*(?:(?P<alone>[^\s\"'`<>,;#]{8,200})[,;]?"
+    r"[ \t]*(?:(?P<alone>[^\s\"'`<>,;#]{8,200})(?:\"\"\"|'''|[,;])?"
     r"|(?:-[ \t]+)?[\"']?[\w.-]{0,24}(?i:value|val|data)[\"']?[ \t]*[:=][ \t]*(?P<vq>[\"']?)"
     r"(?P<value>[^\"'\s\\]{4,200})(?P=vq)"
     r"|[a-z][\w-]{0,24}[ \t]+(?P<wq>[\"'])(?P<said>[^\"'\s\\]{4,200}?)(?:\\[rn])*(?P=wq))"

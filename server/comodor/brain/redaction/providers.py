@@ -25,6 +25,14 @@ from .base import (
     provider,
 )
 
+
+def _secret_beside_key_id(m: re.Match[str], text: str) -> str | None:
+    """A drawn secret has both cases; a 40-digit commit id or a path in the row is no key."""
+    value = m.group("secret")
+    drawn = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return "aws-secret-key" if drawn else None
+
+
 PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     # --- clouds ---------------------------------------------------------------------------
     provider("aws-access-key", r"(?P<secret>(?:AKIA|ASIA)[A-Z0-9]{16})(?![A-Za-z0-9])", ALNUM),
@@ -54,6 +62,8 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     provider("doppler-token", r"(?P<secret>dp\.(?:pt|st|ct|sa|scim)\.[A-Za-z0-9_-]{40,})", WORD),
     provider("pulumi-token", r"(?P<secret>pul-[a-f0-9]{40})", WORD),
     provider("supabase-token", r"(?P<secret>sbp_[a-f0-9]{40})", WORD),
+    # Supabase's API keys since 2025: ``sb_secret_`` and a draw (``sb_publishable_`` is public).
+    provider("supabase-key", r"(?P<secret>sb_secret_[A-Za-z0-9_-]{24,})", WORD),
     provider("netlify-token", r"(?P<secret>nfp_[A-Za-z0-9]{36,})", WORD),
     provider("render-key", r"(?P<secret>rnd_[A-Za-z0-9]{32,})", WORD),
     provider("dynatrace-token", r"(?P<secret>dt0c01\.[A-Z0-9]{24}\.[A-Z0-9]{64})", WORD),
@@ -199,5 +209,17 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
             r"(?P<secret>[a-z0-9/+]{40})(?![a-z0-9/+])"
         ),
         on_lowercase=True,
+    ),
+    # The secret printed in the same row as its key id, whatever the table: ``aws iam
+    # create-access-key --output text`` (``ACCESSKEY AKIA... <date> <secret> Active``), a
+    # credentials CSV, a pasted ``id secret`` pair. Forty base64 characters, both cases.
+    Rule(
+        "aws-secret-key",
+        CONTEXTUAL,
+        re.compile(
+            r"(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Za-z0-9])[^\n]{1,120}?(?<![A-Za-z0-9/+])"
+            r"(?P<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])"
+        ),
+        _secret_beside_key_id,
     ),
 )

@@ -19,6 +19,8 @@ merges overlapping findings and writes the markers.
 * Replacements look like ``[REDACTED:<kind>]``. Assignments keep their name and operator
   (``password = [REDACTED:password]``), URLs their scheme and host, headers their name and
   scheme, so redacted text stays readable.
+* A secret found once is redacted wherever the text repeats it, and a secret that ends a
+  terminal-wide line takes the wrapped rest of it on the lines after.
 * Markers are never matched again, and the redacted text is re-scanned until nothing new turns
   up, so :func:`redact` is idempotent: ``redact(redact(x)) == redact(x)``.
 * Speed and safety on hostile input (a pasted log can be megabytes): patterns start with a
@@ -35,7 +37,7 @@ import bisect
 from collections.abc import Sequence
 
 from . import RULES
-from .base import MARKER_PREFIX, Rule
+from .base import MARKER_PREFIX, Rule, line_end, line_start
 from .gutters import gutter_view
 from .matching import SecretMatch, _Candidate, candidates, merge
 from .net import PICKED, shape
@@ -96,7 +98,53 @@ def _found(text: str, rules: Sequence[Rule]) -> list[SecretMatch]:
             (view.to_text(start), view.to_text(end), priority, kind)
             for start, end, priority, kind in candidates(view.text, rules)
         ]
-    return merge(found + _echoes(text, found))
+    found += _echoes(text, found)
+    return merge(found + _wrapped(text, found))
+
+
+# A terminal wraps a line at its width (80 columns and up, mostly); a line this wide that a
+# secret ends may go on on the next.
+_LEAST_WRAP = 64
+# A draw's characters (base64 and base64url, ``=`` only as its padding): ``DEBUG=false`` on the
+# line after is a setting.
+_WRAPPED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/")
+
+
+def _wrapped(text: str, found: list[_Candidate]) -> list[_Candidate]:
+    """The rest of a secret a terminal wrapped onto the lines after it.
+
+    A found secret that ends a line as wide as a terminal (64 columns or more) goes on on the
+    next line when that line is one token of a secret's characters, no wider, drawn (letters
+    with digits, or both cases): ``printenv`` pasted from an 80-column window, the key's last
+    19 characters alone on a line. And on again while each line fills the width.
+    """
+    wrapped: list[_Candidate] = []
+    for start, found_end, _, kind in found:
+        end = found_end
+        width = end - line_start(text, start, 4096)
+        if width < _LEAST_WRAP or not text.startswith("\n", end):
+            continue
+        while True:
+            stop = line_end(text, end + 1, width + 1)
+            piece = text[end + 1 : stop].rstrip("\r")
+            if not _continues(piece, width):
+                break  # a longer line, a blank one, code: the secret ended with its line
+            wrapped.append((end + 1, end + 1 + len(piece), 0, kind))
+            if len(piece) < width:
+                break
+            end = stop
+    return wrapped
+
+
+def _continues(piece: str, width: int) -> bool:
+    """Whether a line may be a wrapped secret's rest: one token, no wider, drawn characters."""
+    return (
+        4 <= len(piece) <= width
+        and all(c in _WRAPPED for c in piece.rstrip("="))
+        and any(c.isalpha() for c in piece)
+        and (any(c.isdigit() for c in piece) or (not piece.islower() and not piece.isupper()))
+        and MARKER_PREFIX not in piece
+    )
 
 
 # A found secret this long is found wherever else the text repeats it; shorter ones (a PIN, a

@@ -1,0 +1,136 @@
+"""The last line, continued: credentials a tool prints, and labels in scripts other than Latin.
+
+Two places the secret-word net (:mod:`.net`) cannot read, because the word and the value are
+not a name and its value in any syntax:
+
+* **what a tool prints when it makes a credential** -- a message that says one was generated,
+  reset or made temporary and ends with it after a colon (``A temporary password is generated
+  for root@localhost: X``; ``Password for the [elastic] user successfully reset.`` then ``New
+  value: X``), or a shell command naming a password, a secret, a key or a random draw with its
+  output alone on the next line (``$ argocd admin initial-password`` then ``X``, ``$ openssl
+  rand -base64 32`` then ``X``). A generated password may hold any symbol (``cgYcbd>yubO!``),
+  so the value is read to the end of its line;
+* **a label in Japanese, Chinese, Korean or Russian** (``パスワード：X``, ``密码: X``,
+  ``пароль: X``) with an ASCII or a full-width colon. These needles are not ASCII, so the
+  engine looks for them with ``str.find``, which answers at once on an ASCII text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from .base import ENTROPY, MARKER_PREFIX, Rule, line_start
+from .net import KIND, PICKED, PLAIN, shape
+
+# A word saying a credential was made, then the rest of its line: either the line ends ``: X``,
+# or the next line is ``X`` alone or ``label: X``. Read on the lowercased text; the value is
+# one token. Anchored on those words, rarer in code than the secret words themselves (anchored
+# on ``key`` and ``token`` the rule cost a 5,000-line correction 0.17 ms).
+_PRINTED_RE: Final = re.compile(
+    r"(?:generated|temporary|initial|reset|rand|one-time)[^\n]{0,120}?"
+    r"(?::[ \t]+(?P<inline>[^\s\"'`{}$]{8,128})[ \t]*\r?$"
+    r"|\r?\n(?:[^\n:]{1,40}:[ \t]+)?(?P<next>[^\s\"'`{}$]{8,128})[ \t]*\r?$)",
+    re.MULTILINE,
+)
+# What says the credential was just made, in the message that prints it.
+# Whole words: ``resetTokenState`` and ``Initializer`` are code's names.
+_MADE: Final = re.compile(
+    r"(?<![a-z])(?:(?:auto)?generated|temporary|initial|reset|random|one-time)(?![a-z])",
+    re.IGNORECASE,
+)
+# What the message or the command must name: a credential.
+_CREDENTIAL: Final = re.compile(r"pass|pwd|secret|token|key|cred", re.IGNORECASE)
+# A random draw a command prints (``openssl rand``, ``pwgen``): a credential by its use.
+_DRAW_COMMAND: Final = re.compile(r"(?<![a-z])rand(?![a-z])")
+# Symbols a generated password holds; ``_``, ``.``, ``,``, ``;`` and brackets are code's.
+_PASSWORD_SYMBOLS: Final = frozenset("!#%^&*@~+?=<>-")
+# A shell prompt before a command (``$ ``, ``# ``, ``> ``, ``PS C:\\> ``).
+_PROMPT: Final = re.compile(r"[ \t]*(?:[$#>%]|PS [^>\n]{0,80}>)[ \t]+\S")
+_CLASSES: Final = (str.islower, str.isupper, str.isdigit)
+
+
+def _made_shape(value: str, code: re.Pattern[str]) -> bool:
+    """A generated credential: a draw's shape, or letters or digits with a password's symbol.
+
+    Not a path, a URL, a format or a placeholder (``/usr/bin/pass``, ``%s``, ``<token>``), nor
+    what *code* finds.
+    """
+    if value.startswith(("/", "<", "~", ".")) or "://" in value or "%" in value:
+        return False
+    if shape(value) >= PICKED:
+        return True
+    kinds = sum(any(test(c) for c in value) for test in _CLASSES)
+    return kinds >= 2 and any(c in _PASSWORD_SYMBOLS for c in value) and not code.search(value)
+
+
+def _drawn_letters(value: str) -> bool:
+    """Both cases, not in a name's camel case (``jCiakNDCfZYC``, not ``resetTokenState``)."""
+    cased = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return cased and value.isalnum() and _CAMEL.fullmatch(value) is None
+
+
+_CAMEL: Final = re.compile(r"[A-Za-z][a-z]+(?:[A-Z][a-z]+)*[0-9]*")
+# Calls, statements and lists: ``createIdentifier(nameStr);``, ``resetTokenState,``.
+_CODE: Final = re.compile(r"[()\[\];,]|=>|->|\.[a-z]")
+# After a message that says a credential was made, only a call is surely code (a generated
+# password may hold ``;``: ``!80v7qqCj;mn``).
+_CALL: Final = re.compile(r"[()\[\]]|=>|->")
+
+
+def _in_marker(text: str, position: int) -> bool:
+    """Whether *position* is inside a marker (``[REDACTED:random-token]`` says "random")."""
+    opened = text.rfind("[", max(0, position - 40), position)
+    return opened >= 0 and text.startswith(MARKER_PREFIX, opened)
+
+
+def _printed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    if _in_marker(text, m.start()):
+        return []
+    begin = line_start(text, m.start(), 400)
+    said = text[begin : m.start("inline") if m.group("inline") else m.start("next")]
+    which = "inline" if m.group("inline") else "next"
+    value = text[m.start(which) : m.end(which)]
+    if not (_CREDENTIAL.search(said) or _DRAW_COMMAND.search(said)):
+        return []
+    if _MADE.search(said):
+        # The message says a credential was made: letters alone will do (``jCiakNDCfZYC``).
+        made = _made_shape(value, _CALL) or _drawn_letters(value)
+        return [m.span(which)] if made else []
+    if not _made_shape(value, _CODE):
+        return []
+    labelled = text.rfind(":", m.start(which) - 2, m.start(which)) >= 0
+    if which == "next" and not labelled and ":" not in value and _PROMPT.match(text, begin):
+        # $ openssl rand -base64 32, then its output alone (a ``user:secret`` line under a
+        # file's name is the file's own rules')
+        return [m.span(which)]
+    return []
+
+
+def _classify_printed(m: re.Match[str], text: str) -> str | None:
+    return KIND if _printed_spans(m, text) else None
+
+
+# Password labels in other scripts, with an ASCII or a full-width colon or an equals sign. No
+# more than eight: the engine looks for each with ``str.find`` (with more, 0.7 ms a correction
+# for a regex over the whole text).
+_FOREIGN_LABEL_RE: Final = re.compile(
+    r"(?:パスワード|密码|密碼|口令|비밀번호|пароль|Пароль)"
+    r"[ \t]*(?:[:=：]|は)[ \t]*(?P<secret>[^\s\"'`<>、。，（）()]{4,128})"
+)
+
+
+def _foreign_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    value = m.group("secret")
+    return [m.span("secret")] if shape(value) >= PLAIN or _made_shape(value, _CALL) else []
+
+
+def _classify_foreign(m: re.Match[str], text: str) -> str | None:
+    return KIND if _foreign_spans(m, text) else None
+
+
+PRINTED_RULES: Final[tuple[Rule, ...]] = (
+    Rule(KIND, ENTROPY, _PRINTED_RE, _classify_printed, on_lowercase=True, spans=_printed_spans),
+    Rule(KIND, ENTROPY, _FOREIGN_LABEL_RE, _classify_foreign, spans=_foreign_spans),
+)
+"""Run with the net (:data:`comodor.brain.redaction.LAST_LINE`)."""
