@@ -30,7 +30,6 @@ import json
 import os
 import queue
 import re
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, Final
@@ -259,7 +258,6 @@ def _everything_written(
 def test_no_piece_of_any_secret_reaches_any_byte_a_session_writes(
     tmp_path: Path, brain_dir: Path, llm: FakeLLM, pg_cluster: Cluster, team_url: str
 ) -> None:
-    started = time.monotonic()
     workspace = tmp_path / "ws"
     workspace.mkdir()
     (workspace / "app.py").write_text("print('hello')\n")
@@ -280,7 +278,6 @@ def test_no_piece_of_any_secret_reaches_any_byte_a_session_writes(
             server.close()
     sent += server.notifications
     assert any(path.endswith("-wal (server running)") for path in live), sorted(live)
-    elapsed = time.monotonic() - started
 
     # The doors were really used.
     assert llm.requests, "reflection ran"
@@ -298,7 +295,6 @@ def test_no_piece_of_any_secret_reaches_any_byte_a_session_writes(
     assert any(place.endswith(".db") for place in places), "the brain file is scanned"
     found = sorted({(name, Path(place).name, piece) for name, place, piece in leaks(places)})
     assert found == [], f"{len(found)} leaks of {len(every_secret())} secrets: {found[:20]}"
-    assert elapsed < 120, f"the session took {elapsed:.1f} s"
 
     # Fail-able: the same scan finds a secret planted in plain text in each kind of place.
     name, context, _ = every_secret()[0]
