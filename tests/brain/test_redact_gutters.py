@@ -48,9 +48,12 @@ def _corpus() -> list[UnlistedSample]:
 
 @functools.cache
 def _stored_alone() -> frozenset[str]:
-    return frozenset(
-        s.name for s in _corpus() if any(piece in redact(s.context) for piece in s.shingles)
-    )
+    return frozenset(s.name for s in _corpus() if s.shingles & _pieces_in(redact(s.context)))
+
+
+def _pieces_in(text: str) -> set[str]:
+    """Every 8-character piece of *text* (redacted once, then looked up, not once a piece)."""
+    return {text[i : i + 8] for i in range(len(text) - 7)}
 
 
 def _stored_behind(gutter: Callable[[str], str]) -> list[str]:
