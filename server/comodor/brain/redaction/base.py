@@ -150,6 +150,9 @@ class Rule:
     not_after: str = ""
     # Match against the ASCII-lowercased text (for case-insensitive names and headers).
     on_lowercase: bool = False
+    # What to replace, when it is not the ``secret`` group: no span, no finding. A rule whose
+    # spans decide alone needs no classifier (one that only asks whether there are spans
+    # would compute them twice for every secret found).
     spans: SpanFinder | None = None
     # Skip matches that lie inside what an earlier rule already found (the entropy net runs
     # last and need not weigh every line of a PEM block the key rules took whole).

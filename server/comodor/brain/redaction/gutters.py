@@ -109,4 +109,4 @@ def gutter_view(text: str) -> GutterView | None:
         text_starts.append(start)
         parts.append(line)
         seen += len(line) + 1
-    return GutterView("\n".join(parts), view_starts, text_starts) if parts else None
+    return GutterView("\n".join(parts), view_starts, text_starts)

@@ -516,10 +516,6 @@ def _placeholder_default(text: str, begin: int, name_end: int) -> list[tuple[int
     return [m.span("value")]
 
 
-def _classify(m: re.Match[str], text: str) -> str | None:
-    return KIND if _spans(m, text) else None
-
-
 # A user and a password joined by a colon or a comma: after a user flag or field
 # (``-u ci:X``, ``--user root:X``, ``user = "jdoe:X"``, ``-u deploy,X``) or as a URL's user-info
 # (``amqps://worker:X@host``). Read on the lowercased text, so the engine finds "user", "-u"
@@ -552,10 +548,6 @@ def _pair_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     ):
         spans.append(m.span("user"))
     return spans
-
-
-def _classify_pair(m: re.Match[str], text: str) -> str | None:
-    return KIND if _pair_spans(m, text) else None
 
 
 # A URL's user-info that is one drawn token (``https://<token>@git.fury.io/...``).
@@ -697,10 +689,6 @@ def _next_line_spans(text: str, position: int, least: int) -> list[tuple[int, in
     return []
 
 
-def _classify_block(m: re.Match[str], text: str) -> str | None:
-    return KIND if _block_spans(m, text) else None
-
-
 # A person's password with no name near: a capitalised word, digits and typed-on characters
 # (``Tiger10!X_6HWcD`` as a call's fourth argument, ``jdoe Maple83_VZfch.`` in a file of
 # users), standing as a token of its own (or glued to a one-letter flag: ``-pCopper67yWlq``, or
@@ -772,23 +760,18 @@ _CLOSING_QUOTES: Final = ("`", "'", '"')
 _TYPED_BEFORE_DOT: Final = re.compile(r"[0-9][A-Za-z]+[0-9!#%^*_~+?=&]")
 
 
-def _classify_typed(m: re.Match[str], text: str) -> str | None:
-    return KIND if _typed_spans(m, text) else None
-
-
 NET_RULES: Final[tuple[Rule, ...]] = (
-    Rule(KIND, ENTROPY, _WORD_RE, _classify, on_lowercase=True, spans=_spans),
-    Rule(KIND, ENTROPY, _PAIR_RE, _classify_pair, on_lowercase=True, spans=_pair_spans),
+    Rule(KIND, ENTROPY, _WORD_RE, on_lowercase=True, spans=_spans),
+    Rule(KIND, ENTROPY, _PAIR_RE, on_lowercase=True, spans=_pair_spans),
     Rule(KIND, ENTROPY, _TOKEN_USER_RE, _classify_token_user),
     Rule(KIND, ENTROPY, _QUERY_RE, _classify_query, on_lowercase=False),
     Rule(KIND, ENTROPY, _PATH_TOKEN_RE, _classify_url_part),
     Rule(KIND, ENTROPY, _FRAGMENT_KEY_RE, _classify_url_part),
-    Rule(KIND, ENTROPY, _OPENER_RE, _classify_block, on_lowercase=True, spans=_block_spans),
+    Rule(KIND, ENTROPY, _OPENER_RE, on_lowercase=True, spans=_block_spans),
     Rule(
         KIND,
         ENTROPY,
         _TYPED_RE,
-        _classify_typed,
         spans=_typed_spans,
         # The engine looks only at runs of two digits or more right after a lower-case letter
         # (``Tiger10``), and starts the pattern up to ten letters before them: a regex over

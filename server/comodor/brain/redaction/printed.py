@@ -107,10 +107,6 @@ def _printed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return []
 
 
-def _classify_printed(m: re.Match[str], text: str) -> str | None:
-    return KIND if _printed_spans(m, text) else None
-
-
 # Password labels in other scripts, with an ASCII or a full-width colon or an equals sign. No
 # more than eight: the engine looks for each with ``str.find`` (with more, 0.7 ms a correction
 # for a regex over the whole text).
@@ -125,12 +121,8 @@ def _foreign_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return [m.span("secret")] if shape(value) >= PLAIN or _made_shape(value, _CALL) else []
 
 
-def _classify_foreign(m: re.Match[str], text: str) -> str | None:
-    return KIND if _foreign_spans(m, text) else None
-
-
 PRINTED_RULES: Final[tuple[Rule, ...]] = (
-    Rule(KIND, ENTROPY, _PRINTED_RE, _classify_printed, on_lowercase=True, spans=_printed_spans),
-    Rule(KIND, ENTROPY, _FOREIGN_LABEL_RE, _classify_foreign, spans=_foreign_spans),
+    Rule(KIND, ENTROPY, _PRINTED_RE, on_lowercase=True, spans=_printed_spans),
+    Rule(KIND, ENTROPY, _FOREIGN_LABEL_RE, spans=_foreign_spans),
 )
 """Run with the net (:data:`comodor.brain.redaction.LAST_LINE`)."""

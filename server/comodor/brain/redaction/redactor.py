@@ -87,9 +87,10 @@ def _to_original(found: list[SecretMatch], applied: list[SecretMatch]) -> list[S
 def _found(text: str, rules: Sequence[Rule]) -> list[SecretMatch]:
     """Every secret in *text*, read as it is and read again behind its lines' gutters.
 
-    A credential file shown as a diff, quoted in a chat, numbered in a code view or commented
-    out (:mod:`.gutters`) keeps its secret where no rule that reads a line from its start
-    would look; the second reading finds it, and adds to what the first found.
+    A credential file shown as a diff, quoted in a chat, numbered in a code view or logged
+    (:mod:`.gutters`) keeps its secret where no rule that reads a line from its start would
+    look; the second reading finds it, and adds to what the first found. Then what was found
+    is looked for again where the text repeats it or a terminal wrapped it.
     """
     found: list[_Candidate] = candidates(text, rules)
     view = gutter_view(text)
