@@ -44,13 +44,13 @@ def _lowercase(text: str) -> str:
     return text.translate(_ASCII_LOWER)
 
 
-_Candidate = tuple[int, int, int, str]
+Candidate = tuple[int, int, int, str]
 
 
 class _Coverage:
     """Answers "does one span found so far contain this one?" in logarithmic time."""
 
-    def __init__(self, found: list[_Candidate]) -> None:
+    def __init__(self, found: list[Candidate]) -> None:
         spans = sorted((start, end) for start, end, _, _ in found)
         self._starts = [start for start, _ in spans]
         self._reach: list[int] = []
@@ -614,7 +614,7 @@ def _shortcuts(rules: Sequence[Rule]) -> _Shortcuts:
     return shortcuts
 
 
-def candidates(text: str, rules: Sequence[Rule]) -> list[_Candidate]:
+def candidates(text: str, rules: Sequence[Rule]) -> list[Candidate]:
     """Every span one of ``rules`` finds in ``text``, overlapping and unmerged.
 
     Rules run in order, so a later rule marked ``skip_covered`` sees what earlier ones found.
@@ -623,7 +623,7 @@ def candidates(text: str, rules: Sequence[Rule]) -> list[_Candidate]:
     # Most texts hold no marker: str.__contains__ says so in a fraction of the regex's time.
     markers = [m.span() for m in MARKER_RE.finditer(text)] if MARKER_PREFIX in text else []
     marker_starts = [start for start, _ in markers]
-    found: list[_Candidate] = []
+    found: list[Candidate] = []
     covered: _Coverage | None = None
     finder = _Finder(text, lowered, rules) if len(text) >= SHORTCUTS_FROM else None
     for rule in rules:
@@ -657,7 +657,7 @@ def candidates(text: str, rules: Sequence[Rule]) -> list[_Candidate]:
     return found
 
 
-def merge(found: list[_Candidate]) -> list[SecretMatch]:
+def merge(found: list[Candidate]) -> list[SecretMatch]:
     """Merge overlapping candidates, naming each merged match after its most specific rule."""
     merged: list[SecretMatch] = []
     best = -1

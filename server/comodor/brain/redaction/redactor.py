@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from . import RULES
 from .base import MARKER_PREFIX, Rule, line_end, line_start
 from .gutters import gutter_view
-from .matching import SecretMatch, _Candidate, candidates, merge
+from .matching import Candidate, SecretMatch, candidates, merge
 from .net import PICKED, shape
 
 __all__ = ["MARKER_PREFIX", "SecretMatch", "contains_secret", "cut", "find_secrets", "redact"]
@@ -92,7 +92,7 @@ def _found(text: str, rules: Sequence[Rule]) -> list[SecretMatch]:
     look; the second reading finds it, and adds to what the first found. Then what was found
     is looked for again where the text repeats it or a terminal wrapped it.
     """
-    found: list[_Candidate] = candidates(text, rules)
+    found: list[Candidate] = candidates(text, rules)
     view = gutter_view(text)
     if view is not None:
         found += [
@@ -111,7 +111,7 @@ _LEAST_WRAP = 64
 _WRAPPED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/")
 
 
-def _wrapped(text: str, found: list[_Candidate]) -> list[_Candidate]:
+def _wrapped(text: str, found: list[Candidate]) -> list[Candidate]:
     """The rest of a secret a terminal wrapped onto the lines after it.
 
     A found secret that ends a line as wide as a terminal (64 columns or more) goes on on the
@@ -119,7 +119,7 @@ def _wrapped(text: str, found: list[_Candidate]) -> list[_Candidate]:
     with digits, or both cases): ``printenv`` pasted from an 80-column window, the key's last
     19 characters alone on a line. And on again while each line fills the width.
     """
-    wrapped: list[_Candidate] = []
+    wrapped: list[Candidate] = []
     for start, found_end, _, kind in found:
         end = found_end
         width = end - line_start(text, start, 4096)
@@ -155,7 +155,7 @@ _ALONE = "random-token"
 _QUOTES = "\"'`"
 
 
-def _echoes(text: str, found: list[_Candidate]) -> list[_Candidate]:
+def _echoes(text: str, found: list[Candidate]) -> list[Candidate]:
     """Every other place *text* repeats a secret found in it, with the same kind.
 
     A secret is often written twice -- a tool prints a new key and the next command uses it
@@ -165,7 +165,7 @@ def _echoes(text: str, found: list[_Candidate]) -> list[_Candidate]:
     alone (:func:`.net.shape`): a word or an identifier some rule took near a secret's name is
     not echoed through the rest of the text.
     """
-    echoes: list[_Candidate] = []
+    echoes: list[Candidate] = []
     quoted = {text[start:end]: kind for start, end, _, kind in found}
     for secret, kind in {value.strip(_QUOTES): kind for value, kind in quoted.items()}.items():
         if kind == _ALONE:
