@@ -63,9 +63,9 @@ from pathlib import Path
 
 import attrs
 from comodor_lsp.brain.redaction import LAST_LINE
-from comodor_lsp.brain.redaction.entropy import ENTROPY_RULES
-from comodor_lsp.brain.redaction.net import NET_RULES
 from comodor_lsp.brain.redaction.redactor import find_secrets, redact
+from comodor_lsp.brain.redaction.rules.entropy import ENTROPY_RULES
+from comodor_lsp.brain.redaction.rules.net import NET_RULES
 
 from tests.support import (
     fifth_batch_secrets,

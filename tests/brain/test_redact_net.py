@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import pytest
 from comodor_lsp.brain.redaction import LAST_LINE
-from comodor_lsp.brain.redaction.entropy import ENTROPY_RULES
-from comodor_lsp.brain.redaction.net import NET_RULES
 from comodor_lsp.brain.redaction.redactor import redact
+from comodor_lsp.brain.redaction.rules.entropy import ENTROPY_RULES
+from comodor_lsp.brain.redaction.rules.net import NET_RULES
 
 from tests.support.last_line import caught_alone
 

@@ -47,7 +47,7 @@ the result to report.
 
 First look, once, by the lead (``python -m bench.redaction --arm fifth``, 20 seeds, a kind
 "stored" when an 8-character piece of its secret survives ``redact`` in any run), on
-``95931bd`` -- the redactor with the new last-line net (:mod:`comodor.brain.redaction.net`,
+``95931bd`` -- the redactor with the new last-line net (:mod:`comodor.brain.redaction.rules.net`,
 a format-free detector of secret-shaped values where values stand, tuned on the four
 earlier corpora only): **55 of 249 stored (22 %)**. The redactor as it stood before the net
 (``37412de``) stores 64 of 249 (26 %) of this batch: the net caught 9 more kinds, far fewer

@@ -1,73 +1,25 @@
-"""The catalogue of what secrets look like, one family of rules per module.
+"""Redaction: scrub every secret out of text before Comodor stores, logs, sends or writes it.
 
-* :mod:`.providers` -- tokens whose prefix names their issuer (``ghp_``, ``xoxb-``, ``AKIA``);
-* :mod:`.keys` -- PEM and base64 key material, wallet keys, seed phrases, Kubernetes secrets,
-  the listings tools print keys in (``klist -k -K``, ``paperkey``);
-* :mod:`.named_fields` -- values named like a secret: assignments, config and ``.env`` lines,
-  command-line flags, URL user-info, ``Authorization``/``Cookie`` headers;
-* :mod:`.placement` -- secrets found by where they stand, whoever issued them: credential
-  files (netrc, pgpass, config directives), arguments of auth calls and clients, ``Basic``
-  credentials anywhere, bech32 secret keys;
-* :mod:`.command_lines` -- passwords and tokens by the shape of a command line, whatever
-  the tool (``-P`` after ``-U user``, ``-storepass``, ``echo X | ... --password-stdin``,
-  ``add_user u X``, ``config set <credential key> X``, ``secret set``);
-* :mod:`.config_lines` -- the syntaxes config files share (``password X`` directives, SQL
-  ``IDENTIFIED BY``, header lists, tables with a secret column, CSV and spreadsheet exports
-  with a password column, armored secret blocks, random URL path segments);
-* :mod:`.records` -- values named by a sibling field or a parent key (``{"name":
-  "sessionid", "value": X}``, ``- name: DB_PASSWORD`` / ``value: X``, ``"adminPassword":
-  {"value": X}``) and maps named for secrets (``"apikeys": {"acme": X}``);
-* :mod:`.net` -- the last line, which knows no format: a secret-shaped value (a random draw,
-  a person's pick) standing where a value stands near a secret word, in any syntax or on the
-  line after it, and a person's password by its shape alone;
-* :mod:`.printed` -- the net's neighbour: what a tool prints when it makes a credential
-  (``A temporary password is generated for root@localhost: X``, ``$ openssl rand -base64
-  32`` then ``X``) and password labels in other scripts (``パスワード：X``);
-* :mod:`.entropy` -- random-looking tokens nothing else names.
+Two rooms, so that a new family of rules never has to touch the engine and the engine never
+has to know a format:
 
-Every family above :mod:`.net` was written from formats someone had seen, and each fresh batch
-of kinds leaked one in six to three at first look; :data:`LAST_LINE` (the two format-free
-nets and what tools print) is what catches a kind nobody wrote a rule for, and
-``bench/redaction.py --arm last-line`` measures it alone against every earlier corpus.
+* :mod:`.rules` -- the catalogue of what secrets look like, one family of rules per module,
+  from tokens that name their issuer down to the format-free last line (:data:`LAST_LINE`);
+* the engine, which knows no format:
 
-:mod:`.matching` runs rules over a text and merges what they find;
-:mod:`comodor.brain.redaction.redactor` writes the ``[REDACTED:<kind>]`` markers.
+  - :mod:`.base` -- what a rule is, and the character classes and helpers rules share;
+  - :mod:`.values` -- telling a literal value from code, a reference or a placeholder;
+  - :mod:`.matching` -- runs the rules over a text, only where a rule's literal prefix or
+    character run occurs, and merges what they find;
+  - :mod:`.gutters` -- a second reading of lines shown behind a gutter (a diff's ``+``, a
+    quote's ``>``, numbered lines, log stamps, prompts);
+  - :mod:`.redactor` -- :func:`~.redactor.redact`, which writes the ``[REDACTED:<kind>]``
+    markers, and removes a found secret wherever the text repeats it.
 """
 
 from __future__ import annotations
 
-from typing import Final
-
 from .base import Rule
-from .command_lines import COMMAND_RULES
-from .config_lines import CONFIG_LINE_RULES
-from .entropy import ENTROPY_RULES
-from .keys import KEY_RULES
-from .named_fields import CONTEXT_RULES
-from .net import NET_RULES
-from .placement import PLACEMENT_RULES
-from .printed import PRINTED_RULES
-from .providers import PROVIDER_RULES
-from .records import RECORD_RULES
-
-RULES: Final[tuple[Rule, ...]] = (
-    *PROVIDER_RULES,
-    *KEY_RULES,
-    *CONTEXT_RULES,
-    *PLACEMENT_RULES,
-    *COMMAND_RULES,
-    *CONFIG_LINE_RULES,
-    *RECORD_RULES,
-    *NET_RULES,
-    *PRINTED_RULES,
-    *ENTROPY_RULES,
-)
-
-LAST_LINE: Final[tuple[Rule, ...]] = (*NET_RULES, *PRINTED_RULES, *ENTROPY_RULES)
-"""The rules that need no format: the secret-shaped-value nets and the random-token net.
-
-Run alone (``redact(text, rules=LAST_LINE)``) they say how much of a batch of kinds nobody
-wrote a rule for would be caught anyway: the leave-family-out measure of ``bench/redaction.py``.
-"""
+from .rules import LAST_LINE, RULES
 
 __all__ = ["LAST_LINE", "RULES", "Rule"]

@@ -1,7 +1,7 @@
 """The engine that runs the catalogue's rules over a text and merges what they find.
 
 Kept apart from :mod:`.redactor` (which writes the markers) so that a rule may ask for
-a second opinion on text it decoded (:mod:`.entropy` re-checks what a base64 token
+a second opinion on text it decoded (:mod:`.rules.entropy` re-checks what a base64 token
 holds) without the catalogue importing the redactor that imports the catalogue.
 """
 

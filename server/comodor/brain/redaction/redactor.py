@@ -40,7 +40,7 @@ from . import RULES
 from .base import MARKER_PREFIX, Rule, line_end, line_start
 from .gutters import gutter_view
 from .matching import Candidate, SecretMatch, candidates, merge
-from .net import PICKED, shape
+from .rules.net import PICKED, shape
 
 __all__ = ["MARKER_PREFIX", "SecretMatch", "contains_secret", "cut", "find_secrets", "redact"]
 
@@ -162,7 +162,7 @@ def _echoes(text: str, found: list[Candidate]) -> list[Candidate]:
     (``headscale preauthkeys create`` then ``--authkey <key>``), a log echoes the value a
     config line set -- and only one of the places may say what it is. Once one place has, the
     value itself is known to be a secret wherever it stands -- if it has a credential's shape
-    alone (:func:`.net.shape`): a word or an identifier some rule took near a secret's name is
+    alone (:func:`.rules.net.shape`): a word or an identifier some rule took near a secret's name is
     not echoed through the rest of the text.
     """
     echoes: list[Candidate] = []

@@ -36,9 +36,9 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import ASSIGNMENT, WORD, Rule, group, has_entropy, shannon_entropy
+from ..base import ASSIGNMENT, WORD, Rule, group, has_entropy, shannon_entropy
+from ..values import chosen, is_reference, is_template, random_letters, typed_on
 from .placement import password_shaped, token_shaped
-from .values import chosen, is_reference, is_template, random_letters, typed_on
 
 _VALUE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`|;&<>]{1,256})"
 _WORD_RE: Final = re.compile(r"\"[^\"\n]*\"|'[^'\n]*'|[^\s\"']+")

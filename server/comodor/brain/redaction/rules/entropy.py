@@ -30,12 +30,12 @@ import functools
 import re
 from typing import Final
 
-from .base import ALNUM, ENTROPY, Rule, group, shannon_entropy
+from ..base import ALNUM, ENTROPY, Rule, group, shannon_entropy
+from ..matching import contains
+from ..values import expected_entropy, ordered_fraction, wordy
 from .keys import KEY_RULES
-from .matching import contains
 from .named_fields import CONTEXT_RULES
 from .providers import PROVIDER_RULES
-from .values import expected_entropy, ordered_fraction, wordy
 
 MIN_LENGTH: Final = 20
 MAX_LENGTH: Final = 200

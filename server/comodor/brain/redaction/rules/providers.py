@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import (
+from ..base import (
     ALNUM,
     BASE64_CHARS,
     CONTEXTUAL,

@@ -20,7 +20,7 @@ import itertools
 import re
 from typing import Final
 
-from .base import (
+from ..base import (
     BASE64_CHARS,
     CONTEXTUAL,
     PRIVATE_KEY,

@@ -62,8 +62,8 @@ import itertools
 import re
 from typing import Final
 
-from .base import ENTROPY, Rule, has_entropy, line_end, line_start, shannon_entropy
-from .values import (
+from ..base import ENTROPY, Rule, has_entropy, line_end, line_start, shannon_entropy
+from ..values import (
     FIELD_WORDS,
     chosen,
     drawn_letters,

@@ -28,9 +28,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import STRUCTURAL, Rule, first_value_span, group, line_end, line_start, lines_below
-from .command_lines import literal_credential
-from .values import (
+from ..base import STRUCTURAL, Rule, first_value_span, group, line_end, line_start, lines_below
+from ..values import (
     NUMBER,
     TYPE_NAME,
     is_reference,
@@ -40,6 +39,7 @@ from .values import (
     plausible_quoted,
     secret_name,
 )
+from .command_lines import literal_credential
 
 
 def _value_counts(value: str, quoted: bool, kind: str, strong: bool) -> bool:

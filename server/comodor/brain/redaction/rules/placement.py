@@ -36,7 +36,7 @@ import re
 import urllib.parse
 from typing import Final
 
-from .base import (
+from ..base import (
     ALNUM,
     ASSIGNMENT,
     MARKER_PREFIX,
@@ -47,7 +47,7 @@ from .base import (
     line_start,
     shannon_entropy,
 )
-from .values import (
+from ..values import (
     chosen,
     drawn_letters,
     expected_entropy,

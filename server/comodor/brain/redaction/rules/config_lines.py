@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import (
+from ..base import (
     STRUCTURAL,
     WORD,
     Rule,
@@ -42,9 +42,9 @@ from .base import (
     lines_below,
     shannon_entropy,
 )
+from ..values import TYPE_NAME, chosen, is_reference, ordered_fraction, secret_name, wordy
 from .command_lines import literal_credential
 from .net import strong_secret_name
-from .values import TYPE_NAME, chosen, is_reference, ordered_fraction, secret_name, wordy
 
 _QUOTED_OR_BARE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`]{1,256})"
 

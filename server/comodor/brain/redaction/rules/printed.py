@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from .base import ENTROPY, MARKER_PREFIX, Rule, line_start
+from ..base import ENTROPY, MARKER_PREFIX, Rule, line_start
 from .net import KIND, PICKED, PLAIN, shape
 
 # A word saying a credential was made, then the rest of its line: either the line ends ``: X``,

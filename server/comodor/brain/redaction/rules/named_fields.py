@@ -21,7 +21,7 @@ import urllib.parse
 from collections.abc import Callable
 from typing import Final
 
-from .base import (
+from ..base import (
     ASSIGNMENT,
     MARKER_PREFIX,
     STRUCTURAL,
@@ -32,8 +32,7 @@ from .base import (
     has_entropy,
     shannon_entropy,
 )
-from .command_lines import literal_credential
-from .values import (
+from ..values import (
     IDENTIFIER,
     chosen,
     is_reference,
@@ -43,6 +42,7 @@ from .values import (
     plausible_quoted,
     wordy,
 )
+from .command_lines import literal_credential
 
 _ASSIGNMENT_OPERATOR: Final = (
     r"(?P<op>[ \t]*"
