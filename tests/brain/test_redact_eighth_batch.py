@@ -46,3 +46,13 @@ def test_every_sample_of_the_eighth_batch_builds_with_its_secret_in_its_context(
 
 def test_the_eighth_batch_draws_every_secret_from_its_seed() -> None:
     check_secrets_drawn_from_seed(build_eighth_batch)
+
+
+def test_the_eighth_batch_is_split_by_its_fixed_seed_into_a_third_held_out() -> None:
+    from tests.support.eighth_batch_secrets import HELD_OUT, SPLIT_SEED, TUNE
+    from tests.support.unlisted_secrets import split_a_third
+
+    assert split_a_third(sorted(NAMES), SPLIT_SEED) == (set(TUNE), set(HELD_OUT))
+    assert not TUNE & HELD_OUT
+    assert TUNE | HELD_OUT == NAMES
+    assert len(HELD_OUT) == len(NAMES) // 3
