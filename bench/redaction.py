@@ -30,7 +30,10 @@
    sixth, ``tests/support/sixth_batch_secrets.py`` (275 kinds by a third fresh author, every
    one held out), ``--arm seventh`` for the seventh, ``tests/support/seventh_batch_secrets.py``
    (208 kinds by a fourth fresh author, writing as an outside reviewer would: the credentials a
-   typical team holds, every one held out).
+   typical team holds, every one held out), ``--arm eighth`` for the eighth,
+   ``tests/support/eighth_batch_secrets.py`` (266 kinds by a fifth fresh author: what a coding
+   assistant meets in a workspace, in proportion), split again as the issue asks: a third held
+   out by a fixed seed before any run.
 
 9. **A second opinion** (``--arm detect-secrets``, needs ``pip install detect-secrets``): which
    unlisted kinds Yelp's detect-secrets finds (in its file mode, and in its line-by-line
@@ -68,6 +71,7 @@ from comodor_lsp.brain.redaction.rules.entropy import ENTROPY_RULES
 from comodor_lsp.brain.redaction.rules.net import NET_RULES
 
 from tests.support import (
+    eighth_batch_secrets,
     fifth_batch_secrets,
     fourth_batch_secrets,
     seventh_batch_secrets,
@@ -232,6 +236,13 @@ HELD_OUT_BATCHES = {
         frozenset(),
         seventh_batch_secrets.NAMES,
     ),
+    "eighth": HeldOutBatch(
+        "The eighth batch, by a fresh author, a third held out by a fixed seed",
+        "tests/support/eighth_batch_secrets.py",
+        eighth_batch_secrets.build_eighth_batch,
+        eighth_batch_secrets.TUNE,
+        eighth_batch_secrets.HELD_OUT,
+    ),
 }
 
 
@@ -312,6 +323,7 @@ ARMS = (
     "fifth",
     "sixth",
     "seventh",
+    "eighth",
     "real-code",
     "correction",
     "speed",
