@@ -97,6 +97,23 @@ class _Finder:
         if self._indexed:
             self._found, self._skipped = _shortcuts(rules).prefixes.find(lowered)
 
+    def live(self) -> Sequence[Rule]:
+        """The rules, in order, without those whose every prefix the index says is absent.
+
+        What :meth:`matches` would find nothing for, told for all rules at once: ~150 of the
+        catalogue's rules in a 5,000-line correction, each ~0.6 us of generator and set test
+        when asked one by one.
+        """
+        if not self._indexed or self._skipped:
+            return self._rules
+        keyed = _shortcuts(self._rules).keyed
+        dead = set(keyed.rules)
+        for key in self._found.keys() & keyed.by_key.keys():
+            dead.difference_update(keyed.by_key[key])
+        if not dead:
+            return self._rules
+        return [rule for i, rule in enumerate(self._rules) if i not in dead]
+
     def matches(self, rule: Rule, subject: str) -> Iterator[re.Match[str]]:
         if rule.run_chars:
             yield from self._in_runs(rule, subject)
@@ -187,21 +204,25 @@ class _Finder:
 
         Found once per character set for the shortest run any rule of the set wants; a rule
         wanting longer ones keeps those long enough (bech32 keys want 40, Discord tokens 58).
+        Long runs of every set of a translation come from one :class:`_Windows` pass, of the
+        table's shortest window: bech32's 40 are the 20-windows' runs that long (a second
+        doubling pass for 40 cost ~90 us of a 5,000-line correction).
         """
         key = (chars, least)
         if key not in self._runs:
-            table, bit, shortest = _shortcuts(self._rules).classes.of(chars, least)
+            table, bit, shortest, window = _shortcuts(self._rules).classes.of(chars, least)
             if shortest < least:
                 runs = self._runs_of(chars, shortest)
                 self._runs[key] = [(s, e) for s, e in runs if e - s >= least]
             elif least <= _SHORT_RUN:
                 self._runs[key] = _short_runs(self._classes_of(table), bit, least)
             else:
-                windows = self._windows.get((table, least))
+                windows = self._windows.get((table, window))
                 if windows is None:
-                    windows = _Windows.find(self._classes_of(table), least)
-                    self._windows[table, least] = windows
-                self._runs[key] = windows.runs(bit, least)
+                    windows = _Windows.find(self._classes_of(table), window)
+                    self._windows[table, window] = windows
+                runs = windows.runs(bit, window)
+                self._runs[key] = [(s, e) for s, e in runs if e - s >= least]
         return self._runs[key]
 
     def _classes_of(self, table: bytes) -> npt.NDArray[np.uint8]:
@@ -477,26 +498,34 @@ class _RunClasses:
                 shortest = self._shortest.get(rule.run_chars, rule.min_run)
                 self._shortest[rule.run_chars] = min(shortest, rule.min_run)
         tables: list[bytearray] = []
+        # Per table, the shortest long run (above _SHORT_RUN) any of its sets wants.
+        self._windows: list[int] = []
         self._bits: dict[str, tuple[int, int]] = {}
         for i, chars in enumerate(sorted(self._shortest)):
             if i % 8 == 0:
                 tables.append(bytearray(256))
+                self._windows.append(0)
             for c in chars:
                 if ord(c) < 128:  # a text's bytes are ASCII (see _Finder._classes_of)
                     tables[-1][ord(c)] |= 1 << (i % 8)
             self._bits[chars] = (i // 8, 1 << (i % 8))
+            if self._shortest[chars] > _SHORT_RUN:
+                window = self._windows[-1]
+                self._windows[-1] = min(window or self._shortest[chars], self._shortest[chars])
         self._tables = [bytes(table) for table in tables]
 
-    def of(self, chars: str, least: int) -> tuple[bytes, int, int]:
-        """The table that marks *chars*, its bit for them, and the shortest run wanted.
+    def of(self, chars: str, least: int) -> tuple[bytes, int, int, int]:
+        """The table that marks *chars*, its bit, the shortest run wanted, the window length.
 
         The shortest run of *chars* any rule of the set wants (*least* for a rule from
-        outside the set, whose characters get a table of their own).
+        outside the set, whose characters get a table of their own); the window length is
+        the shortest long run any set of the table wants, so one :class:`_Windows` pass
+        serves all of them.
         """
         if chars not in self._bits:
-            return (_lone_table(chars), 1, least)
+            return (_lone_table(chars), 1, least, least)
         table, bit = self._bits[chars]
-        return self._tables[table], bit, self._shortest[chars]
+        return self._tables[table], bit, self._shortest[chars], self._windows[table]
 
 
 @functools.lru_cache(maxsize=16)
@@ -581,11 +610,34 @@ class _Windows:
 
 
 @attrs.frozen
+class _Keyed:
+    """The rules :meth:`_Finder.matches` skips when none of their index keys occurs.
+
+    ``rules`` are their places in the rule set; ``by_key`` says which of them each key keeps.
+    """
+
+    rules: frozenset[int]
+    by_key: dict[str, frozenset[int]]
+
+    @classmethod
+    def of(cls, rules: Sequence[Rule]) -> _Keyed:
+        by_key: dict[str, set[int]] = {}
+        for i, rule in enumerate(rules):
+            if rule.run_chars or rule.scan_whole or not rule.needles or not rule.index_keys:
+                continue  # matches() never skips these by the index
+            for key in rule.index_keys:
+                by_key.setdefault(key, set()).add(i)
+        keyed = frozenset(i for indices in by_key.values() for i in indices)
+        return cls(keyed, {key: frozenset(indices) for key, indices in by_key.items()})
+
+
+@attrs.frozen
 class _Shortcuts:
     """What the engine prepares once per rule set (the catalogue, its re-check)."""
 
     prefixes: _Prefixes
     classes: _RunClasses
+    keyed: _Keyed
 
 
 _PREPARED: dict[int, tuple[Sequence[Rule], _Shortcuts]] = {}
@@ -607,6 +659,7 @@ def _shortcuts(rules: Sequence[Rule]) -> _Shortcuts:
             }
         ),
         _RunClasses(rules),
+        _Keyed.of(rules),
     )
     if len(_PREPARED) > 16:
         _PREPARED.clear()
@@ -626,7 +679,7 @@ def candidates(text: str, rules: Sequence[Rule]) -> list[Candidate]:
     found: list[Candidate] = []
     covered: _Coverage | None = None
     finder = _Finder(text, lowered, rules) if len(text) >= SHORTCUTS_FROM else None
-    for rule in rules:
+    for rule in rules if finder is None else finder.live():
         subject = lowered if rule.on_lowercase else text
         if rule.skip_covered and covered is None:
             covered = _Coverage(found)
