@@ -2464,10 +2464,7 @@ STILL_STORED: frozenset[str] = frozenset(
         "docker-compose-healthcheck-test-array",  # -pOrbit33PVKO: an acronym-like tail
         "json-credentials-parent-environment-children",  # the second child of the parent
         "markdown-checkbox-list-item",  # a tail ending in digits or a capitalised word
-        "php-define-french-mot-de-passe",  # Summer79WyUKILSW: an acronym-like tail, one seed
-        "python-bytes-fromhex-password",  # spells Tiger98FOWYPCw: an acronym-like tail, one seed
         "shell-backslash-newline-inside-quoted-token",  # the line after a bearer's backslash
-        "shell-base64-decode-subshell",  # spells Maple295NylEew, whose tail reads as words
     }
 )
 
