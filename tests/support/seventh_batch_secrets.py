@@ -1882,7 +1882,6 @@ NAMES: frozenset[str] = frozenset(
 
 STILL_STORED: frozenset[str] = frozenset(
     {
-        "python-smtplib-gmail-app-password-spaced",  # "xxxx xxxx xxxx xxxx": blanks in the value
         "rubygems-gem-host-api-key-env",  # artefact: "rubygems" survives only in the marker's kind
         "sentry-config-yml-system-secret-key",  # Django's alphabet: "(", ")", "&" read as code
     }

@@ -20,6 +20,8 @@
 * :mod:`.net` -- the last line, which knows no format: a secret-shaped value (a random draw,
   a person's pick) standing where a value stands near a secret word, in any syntax or on the
   line after it, and a person's password by its shape alone;
+* :mod:`.spaced` -- app passwords in four groups of four letters with blanks between
+  (``abcd efgh ijkl mnop``), on a line that says password or login;
 * :mod:`.printed` -- the net's neighbour: what a tool prints when it makes a credential
   (``A temporary password is generated for root@localhost: X``, ``$ openssl rand -base64
   32`` then ``X``) and password labels in other scripts (``パスワード：X``);
@@ -48,6 +50,7 @@ from .placement import PLACEMENT_RULES
 from .printed import PRINTED_RULES
 from .providers import PROVIDER_RULES
 from .records import RECORD_RULES
+from .spaced import SPACED_RULES
 
 RULES: Final[tuple[Rule, ...]] = (
     *PROVIDER_RULES,
@@ -58,11 +61,12 @@ RULES: Final[tuple[Rule, ...]] = (
     *CONFIG_LINE_RULES,
     *RECORD_RULES,
     *NET_RULES,
+    *SPACED_RULES,
     *PRINTED_RULES,
     *ENTROPY_RULES,
 )
 
-LAST_LINE: Final[tuple[Rule, ...]] = (*NET_RULES, *PRINTED_RULES, *ENTROPY_RULES)
+LAST_LINE: Final[tuple[Rule, ...]] = (*NET_RULES, *SPACED_RULES, *PRINTED_RULES, *ENTROPY_RULES)
 """The rules that need no format: the secret-shaped-value nets and the random-token net.
 
 Run alone (``redact(text, rules=LAST_LINE)``) they say how much of a batch of kinds nobody
