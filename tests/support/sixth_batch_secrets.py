@@ -2457,7 +2457,6 @@ STILL_STORED: frozenset[str] = frozenset(
         "cosmos-keys-export-unarmored-hex",  # bare hex alone on a line; the warning above names it
         "ethereum-keystore-v3-json-ciphertext",  # "ciphertext" names test vectors in code too
         "hardhat-verify-etherscan-api-key",  # a map under apiKey with unquoted network names
-        "ruby-rspec-let-token",  # let(:api_token) { '<hex>' }: a block between name and value
         "yubikey-ykpersonalize-aes-key-flag",  # -a<hex> glued to a one-letter flag, no name
         "aws-ssm-put-parameter-securestring",  # Copper80JkK.b: ".b" read as a file suffix
         "c-libcurl-setopt-userpwd",  # a tail of capitals read as an acronym, one seed

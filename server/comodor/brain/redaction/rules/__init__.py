@@ -17,6 +17,8 @@
 * :mod:`.records` -- values named by a sibling field or a parent key (``{"name":
   "sessionid", "value": X}``, ``- name: DB_PASSWORD`` / ``value: X``, ``"adminPassword":
   {"value": X}``) and maps named for secrets (``"apikeys": {"acme": X}``);
+* :mod:`.blocks` -- a secret's name and its value with a block or a call between them
+  (``let(:api_token) { 'X' }``, ``def api_key; "X"; end``, ``get apiKey() { return "X" }``);
 * :mod:`.net` -- the last line, which knows no format: a secret-shaped value (a random draw,
   a person's pick) standing where a value stands near a secret word, in any syntax or on the
   line after it, and a person's password by its shape alone;
@@ -40,6 +42,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..base import Rule
+from .blocks import BLOCK_RULES
 from .command_lines import COMMAND_RULES
 from .config_lines import CONFIG_LINE_RULES
 from .entropy import ENTROPY_RULES
@@ -60,6 +63,7 @@ RULES: Final[tuple[Rule, ...]] = (
     *COMMAND_RULES,
     *CONFIG_LINE_RULES,
     *RECORD_RULES,
+    *BLOCK_RULES,
     *NET_RULES,
     *SPACED_RULES,
     *PRINTED_RULES,
