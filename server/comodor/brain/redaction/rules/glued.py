@@ -23,17 +23,24 @@ _GLUED_RE: Final = re.compile(
     r"(?<![\w.-])-(?P<flag>[A-Za-z])(?P<secret>[A-Za-z0-9+/=_.!#%^*~-]{11,200}+)"
     r"(?=[\s\"',\]]|$)"
 )
+# Where the engine finds one: the dash and the letter, up to 24 characters before a run of
+# digits the value holds (the value is then read whole by :func:`_glued_spans`; the engine
+# searches a few characters around the run only, and a key's digits may come late).
+_GLUED_AT_RE: Final = re.compile(r"(?<![\w.-])-[A-Za-z](?=[A-Za-z0-9+/=_.!#%^*~-]{11})")
 _KEY_HEX: Final = re.compile(r"[0-9a-fA-F]{32,}")
 
 
 def _glued_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     """The value, when it has a credential's shape alone (hex or a draw; a pick after ``-p``)."""
-    value = m.group("secret")
+    whole = _GLUED_RE.match(text, m.start())
+    if whole is None:
+        return []
+    value = whole.group("secret")
     found = shape(value)
     if found == RANDOM or _KEY_HEX.fullmatch(value):
-        return [m.span("secret")]
-    if m.group("flag") == "p" and found >= PICKED:
-        return [m.span("secret")]
+        return [whole.span("secret")]
+    if whole.group("flag") == "p" and found >= PICKED:
+        return [whole.span("secret")]
     return []
 
 
@@ -41,14 +48,14 @@ GLUED_RULES: Final[tuple[Rule, ...]] = (
     Rule(
         KIND,
         ENTROPY,
-        _GLUED_RE,
+        _GLUED_AT_RE,
         spans=_glued_spans,
         # Only around runs of two digits or more after a lower-case letter, the runs the
         # net's typed-password rule searches already (``-pOrbit33``, ``-afa4edb004``): runs
         # of letters of their own cost a correction 0.25 ms, a regex over the text more.
         run_chars="0123456789",
         min_run=2,
-        run_lead=12,
+        run_lead=24,
         run_after="abcdefghijklmnopqrstuvwxyz",
     ),
 )
