@@ -23,10 +23,12 @@ _GLUED_RE: Final = re.compile(
     r"(?<![\w.-])-(?P<flag>[A-Za-z])(?P<secret>[A-Za-z0-9+/=_.!#%^*~-]{11,200}+)"
     r"(?=[\s\"',\]]|$)"
 )
-# Where the engine finds one: the dash and the letter, up to 24 characters before a run of
-# digits the value holds (the value is then read whole by :func:`_glued_spans`; the engine
-# searches a few characters around the run only, and a key's digits may come late).
-_GLUED_AT_RE: Final = re.compile(r"(?<![\w.-])-[A-Za-z](?=[A-Za-z0-9+/=_.!#%^*~-]{11})")
+# Where the engine finds one: the dash and the letter, with a lower-case letter and two digits
+# within the next 24 characters -- the runs of digits the engine searches around (the value is
+# then read whole by :func:`_glued_spans`; a key whose first such pair comes later is missed).
+_GLUED_AT_RE: Final = re.compile(
+    r"(?<![\w.-])-[A-Za-z](?=[A-Za-z0-9+/=_.!#%^*~-]{0,21}[a-z][0-9]{2})"
+)
 _KEY_HEX: Final = re.compile(r"[0-9a-fA-F]{32,}")
 
 
