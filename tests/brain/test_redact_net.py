@@ -218,3 +218,42 @@ def test_the_net_and_the_random_token_net_alone_catch_most_kinds_of_every_earlie
     # The net is what lifts it: the random-token net alone stays near a third.
     entropy_alone = sum(c for _, c in caught_alone(ENTROPY_RULES, [0]).values())
     assert caught >= entropy_alone + 0.49 * kinds
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("define('BDD_MOT_DE_PASSE', 'Summer79WyUKILSW');", "Summer79WyUKILSW"),
+        ('SMTP_PASSWORD = bytes.fromhex("54696765723938464f5759504377").decode()', "5469676572"),
+        ("VPN_PASS=$(echo 'TWFwbGUyOTVOeWxFZXc=' | base64 -d)", "TWFwbGUyOTVOeWxFZXc="),
+        (
+            "config wifi-iface\n\toption encryption 'sae-mixed'\n\toption key 'Tiger25YGUAdb'",
+            "Tiger25YGUAdb",
+        ),
+        ("db_password: Maple295NylEew\n", "Maple295NylEew"),
+    ],
+)
+def test_a_persons_password_whose_typed_tail_reads_as_short_words_is_removed(
+    text: str, secret: str
+) -> None:
+    # Nyl, Eew, Wy, Adb: runs of two or three letters no name is made of.
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "password_encoder = Base64Encoder()",
+        "token: Base64UrlSafe = encode(raw)",
+        "secret_hash = sha256Hash(secret)",
+        "api_key: Win32ApiError | None = None",
+        "key: Int32Array = new Int32Array(4)",
+        "cache_key = Float64Array.of(1.5)",
+        "signing_key = Ed25519PrivateKey.generate()",
+        "SECRET_KEY_ALGORITHM = 'Sha256WithRSA'",
+    ],
+)
+def test_type_names_with_digits_and_short_words_after_a_secret_name_are_left_alone(
+    text: str,
+) -> None:
+    assert redact(text) == text

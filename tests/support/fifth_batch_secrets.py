@@ -2019,7 +2019,6 @@ STILL_STORED: frozenset[str] = frozenset(
     {
         "deluge-auth-file-line",  # user:password:level lines, no word to anchor on
         "modal-token-set-secret-flag",  # a letters-only draw read as words, one seed
-        "openwrt-uci-wireless-key",  # a word-like tail (Tiger25YGUAdb), one seed
         "slack-export-message-text",  # a plain word and digits in prose, one seed
     }
 )

@@ -1882,10 +1882,8 @@ NAMES: frozenset[str] = frozenset(
 
 STILL_STORED: frozenset[str] = frozenset(
     {
-        "python-smtplib-gmail-app-password-spaced",  # "xxxx xxxx xxxx xxxx": blanks in the value
         "rubygems-gem-host-api-key-env",  # artefact: "rubygems" survives only in the marker's kind
         "sentry-config-yml-system-secret-key",  # Django's alphabet: "(", ")", "&" read as code
-        "sqlalchemy-mssql-odbc-connect-urlencoded-pwd",  # PWD%3DX: name and value URL-encoded
     }
 )
 """Kinds the redactor still stores after the fixes that followed the first look, and why."""

@@ -2457,17 +2457,11 @@ STILL_STORED: frozenset[str] = frozenset(
         "cosmos-keys-export-unarmored-hex",  # bare hex alone on a line; the warning above names it
         "ethereum-keystore-v3-json-ciphertext",  # "ciphertext" names test vectors in code too
         "hardhat-verify-etherscan-api-key",  # a map under apiKey with unquoted network names
-        "ruby-rspec-let-token",  # let(:api_token) { '<hex>' }: a block between name and value
-        "yubikey-ykpersonalize-aes-key-flag",  # -a<hex> glued to a one-letter flag, no name
         "aws-ssm-put-parameter-securestring",  # Copper80JkK.b: ".b" read as a file suffix
         "c-libcurl-setopt-userpwd",  # a tail of capitals read as an acronym, one seed
-        "docker-compose-healthcheck-test-array",  # -pOrbit33PVKO: an acronym-like tail
         "json-credentials-parent-environment-children",  # the second child of the parent
         "markdown-checkbox-list-item",  # a tail ending in digits or a capitalised word
-        "php-define-french-mot-de-passe",  # Summer79WyUKILSW: an acronym-like tail, one seed
-        "python-bytes-fromhex-password",  # spells Tiger98FOWYPCw: an acronym-like tail, one seed
         "shell-backslash-newline-inside-quoted-token",  # the line after a bearer's backslash
-        "shell-base64-decode-subshell",  # spells Maple295NylEew, whose tail reads as words
     }
 )
 

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 
 from . import RULES
 from .base import MARKER_PREFIX, Rule, line_end, line_start
+from .decoded import percent_view
 from .gutters import gutter_view
 from .matching import Candidate, SecretMatch, candidates, merge
 from .rules.net import PICKED, shape
@@ -85,20 +86,21 @@ def _to_original(found: list[SecretMatch], applied: list[SecretMatch]) -> list[S
 
 
 def _found(text: str, rules: Sequence[Rule]) -> list[SecretMatch]:
-    """Every secret in *text*, read as it is and read again behind its lines' gutters.
+    """Every secret in *text*, read as it is, behind its lines' gutters, and URL-decoded.
 
     A credential file shown as a diff, quoted in a chat, numbered in a code view or logged
     (:mod:`.gutters`) keeps its secret where no rule that reads a line from its start would
-    look; the second reading finds it, and adds to what the first found. Then what was found
+    look, and one escaped into a URL (:mod:`.decoded`) where no rule sees its name; the second
+    readings find them, and add to what the first found. Then what was found
     is looked for again where the text repeats it or a terminal wrapped it.
     """
     found: list[Candidate] = candidates(text, rules)
-    view = gutter_view(text)
-    if view is not None:
-        found += [
-            (view.to_text(start), view.to_text(end), priority, kind)
-            for start, end, priority, kind in candidates(view.text, rules)
-        ]
+    for view in (gutter_view(text), percent_view(text)):
+        if view is not None:
+            found += [
+                (view.to_text(start), view.to_text(end), priority, kind)
+                for start, end, priority, kind in candidates(view.text, rules)
+            ]
     found += _echoes(text, found)
     return merge(found + _wrapped(text, found))
 

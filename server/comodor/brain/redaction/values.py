@@ -264,9 +264,34 @@ def word_like(run: str) -> bool:
 _CASE_RUN: Final = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
 
 
+# The short words names are made of (``Base64UrlSafe``, ``Win32ApiError``, ``Int32Key``):
+# abbreviations and particles. A run of two or three letters that is none of them, among other
+# runs, is typed at random (``Maple295NylEew``, ``Summer79WyUKILSW``, ``Tiger25YGUAdb``).
+_SHORT_NAME_WORDS: Final = (
+    "a an as at be by do if in is it of on or to up"
+    " id io db ui ok os ip fs js ts go no ms ns us le cb fn op re rx tx px pt em vm gc rt"
+    " abs acl add age all and any api app arg arr ast avg bin bit box buf bus cap cfg cmd col"
+    " csv ctx cur day dec def del dev dir doc dom dst end env eof err evt exp ext fix flt fmt"
+    " for get gid gpu hex hit hot img inc ini int key len lib log low map max mem min mod msg"
+    " net new nil non not now num obj off old one out own pid pos pre ptr pub put raw ref reg"
+    " rel rem req res ret rgb row run seq set sig src std str sub sum sys tab tag tcp tmp top"
+    " two txt udp uid uri url use utc val var vec web win xml yes zip"
+)
+_SHORT_WORDS: Final = frozenset(_SHORT_NAME_WORDS.split())
+
+
 def words_after_digits(tail: str) -> bool:
-    """Whether every capitalised or lower-case run of *tail* could be a word of a name."""
-    return all(word_like(run) for run in _CASE_RUN.findall(tail) if not run.isupper())
+    """Whether every capitalised or lower-case run of *tail* could be a word of a name.
+
+    One run may be any word-like letters (``Encoder``, ``Hash``); among several, each short
+    one (two or three letters) must be a short word names use (``Url`` in ``Base64UrlSafe``):
+    a name's short words are few and known, a person's typing draws them at random.
+    """
+    runs = _CASE_RUN.findall(tail)
+    mixed = [run for run in runs if not run.isupper() or len(run) == 1]
+    if len(runs) > 1 and any(len(run) <= 3 and run.lower() not in _SHORT_WORDS for run in mixed):
+        return False
+    return all(word_like(run) for run in mixed if not run.isupper())
 
 
 def typed_on(value: str) -> bool:

@@ -17,9 +17,14 @@
 * :mod:`.records` -- values named by a sibling field or a parent key (``{"name":
   "sessionid", "value": X}``, ``- name: DB_PASSWORD`` / ``value: X``, ``"adminPassword":
   {"value": X}``) and maps named for secrets (``"apikeys": {"acme": X}``);
+* :mod:`.blocks` -- a secret's name and its value with a block or a call between them
+  (``let(:api_token) { 'X' }``, ``def api_key; "X"; end``, ``get apiKey() { return "X" }``);
+* :mod:`.glued` -- a key or a password glued to a one-letter flag (``-a<hex>``, ``-p<pw>``);
 * :mod:`.net` -- the last line, which knows no format: a secret-shaped value (a random draw,
   a person's pick) standing where a value stands near a secret word, in any syntax or on the
   line after it, and a person's password by its shape alone;
+* :mod:`.spaced` -- app passwords in four groups of four letters with blanks between
+  (``abcd efgh ijkl mnop``), on a line that says password or login;
 * :mod:`.printed` -- the net's neighbour: what a tool prints when it makes a credential
   (``A temporary password is generated for root@localhost: X``, ``$ openssl rand -base64
   32`` then ``X``) and password labels in other scripts (``パスワード：X``);
@@ -38,9 +43,11 @@ from __future__ import annotations
 from typing import Final
 
 from ..base import Rule
+from .blocks import BLOCK_RULES
 from .command_lines import COMMAND_RULES
 from .config_lines import CONFIG_LINE_RULES
 from .entropy import ENTROPY_RULES
+from .glued import GLUED_RULES
 from .keys import KEY_RULES
 from .named_fields import CONTEXT_RULES
 from .net import NET_RULES
@@ -48,6 +55,7 @@ from .placement import PLACEMENT_RULES
 from .printed import PRINTED_RULES
 from .providers import PROVIDER_RULES
 from .records import RECORD_RULES
+from .spaced import SPACED_RULES
 
 RULES: Final[tuple[Rule, ...]] = (
     *PROVIDER_RULES,
@@ -57,12 +65,15 @@ RULES: Final[tuple[Rule, ...]] = (
     *COMMAND_RULES,
     *CONFIG_LINE_RULES,
     *RECORD_RULES,
+    *BLOCK_RULES,
+    *GLUED_RULES,
     *NET_RULES,
+    *SPACED_RULES,
     *PRINTED_RULES,
     *ENTROPY_RULES,
 )
 
-LAST_LINE: Final[tuple[Rule, ...]] = (*NET_RULES, *PRINTED_RULES, *ENTROPY_RULES)
+LAST_LINE: Final[tuple[Rule, ...]] = (*NET_RULES, *SPACED_RULES, *PRINTED_RULES, *ENTROPY_RULES)
 """The rules that need no format: the secret-shaped-value nets and the random-token net.
 
 Run alone (``redact(text, rules=LAST_LINE)``) they say how much of a batch of kinds nobody
