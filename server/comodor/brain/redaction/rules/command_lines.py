@@ -231,10 +231,6 @@ def _positional_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _classify_positional(m: re.Match[str], text: str) -> str | None:
-    return "password" if _positional_spans(m, text) else None
-
-
 # --- config set <credential key> X ---------------------------------------------------------------
 
 _CONFIG_SET_RE: Final = re.compile(
@@ -258,10 +254,6 @@ def _config_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         if literal_credential(value):
             spans.append(_inside_quotes(word))
     return spans
-
-
-def _classify_config(m: re.Match[str], text: str) -> str | None:
-    return "token" if _config_spans(m, text) else None
 
 
 # --- secret set N --body X / secrets set N=X ------------------------------------------------------
@@ -297,10 +289,6 @@ def _secret_set_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
             target = (target[0] + 1, target[1] - 1)
         spans.append(target)
     return spans
-
-
-def _classify_secret_set(m: re.Match[str], text: str) -> str | None:
-    return "secret" if _secret_set_spans(m, text) else None
 
 
 # --- -u user,password -----------------------------------------------------------------------------
@@ -374,10 +362,6 @@ def _positional_password_spans(m: re.Match[str], text: str) -> list[tuple[int, i
         if password_shaped(value) and not is_reference(value):
             spans.append(word.span())
     return spans
-
-
-def _classify_positional_password(m: re.Match[str], text: str) -> str | None:
-    return "password" if _positional_password_spans(m, text) else None
 
 
 # --- addauth digest user:X, auth user:X ----------------------------------------------------------
@@ -534,13 +518,9 @@ def _classify_short_pw(m: re.Match[str], text: str) -> str | None:
 
 
 def _login_pair_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """``cache_peer ... login=user:X``: an option giving a user and its password."""
     pair = _pair_secret(m, text)
     return [] if pair is None else [pair]
-
-
-def _classify_login_pair(m: re.Match[str], text: str) -> str | None:
-    """``cache_peer ... login=user:X``: an option giving a user and its password."""
-    return "password" if _login_pair_spans(m, text) else None
 
 
 # --- cat <key file> followed by its base64 body --------------------------------------------------
@@ -553,6 +533,7 @@ _BASE64_LINE: Final = re.compile(r"[A-Za-z0-9+/=_-]{16,256}\r?")
 
 
 def _cat_key_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """``cat /etc/mongo/keyfile`` and the key it printed, line after line of base64."""
     name = m.group("path").rstrip("'\"").rsplit("/", 1)[-1].lower()
     if not _KEY_FILE_NAME.search(name) or name.endswith((".pub", ".py", ".ts", ".js", ".md")):
         return []
@@ -574,11 +555,6 @@ def _cat_key_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     if len(body) < 20 or not drawn:
         return []
     return [(start, start + sum(len(line) + 1 for line in lines) - 1)]
-
-
-def _classify_cat_key_file(m: re.Match[str], text: str) -> str | None:
-    """``cat /etc/mongo/keyfile`` and the key it printed, line after line of base64."""
-    return "private-key" if _cat_key_file_spans(m, text) else None
 
 
 COMMAND_RULES: Final[tuple[Rule, ...]] = (
@@ -615,8 +591,7 @@ COMMAND_RULES: Final[tuple[Rule, ...]] = (
         "password",
         ASSIGNMENT,
         _LOGIN_PAIR_RE,
-        _classify_login_pair,
-        WORD + ".",
+        not_after=WORD + ".",
         on_lowercase=True,
         spans=_login_pair_spans,
     ),
@@ -624,8 +599,7 @@ COMMAND_RULES: Final[tuple[Rule, ...]] = (
         "private-key",
         ASSIGNMENT,
         _CAT_KEY_FILE_RE,
-        _classify_cat_key_file,
-        WORD + "-",
+        not_after=WORD + "-",
         spans=_cat_key_file_spans,
     ),
     Rule("password", ASSIGNMENT, _SHORT_P_RE, _classify_short_p),
@@ -643,8 +617,7 @@ COMMAND_RULES: Final[tuple[Rule, ...]] = (
         "password",
         ASSIGNMENT,
         _ADD_USER_RE,
-        _classify_positional,
-        WORD + ".",
+        not_after=WORD + ".",
         on_lowercase=True,
         spans=_positional_spans,
     ),
@@ -652,8 +625,7 @@ COMMAND_RULES: Final[tuple[Rule, ...]] = (
         "token",
         ASSIGNMENT,
         _CONFIG_SET_RE,
-        _classify_config,
-        WORD,  # mix hex.config api_key X: a tool's own config task
+        not_after=WORD,  # mix hex.config api_key X: a tool's own config task
         on_lowercase=True,
         spans=_config_spans,
     ),
@@ -661,8 +633,7 @@ COMMAND_RULES: Final[tuple[Rule, ...]] = (
         "secret",
         ASSIGNMENT,
         _SECRET_SET_RE,
-        _classify_secret_set,
-        WORD + ".",
+        not_after=WORD + ".",
         on_lowercase=True,
         spans=_secret_set_spans,
     ),
@@ -679,7 +650,6 @@ COMMAND_RULES: Final[tuple[Rule, ...]] = (
         "password",
         ASSIGNMENT,
         _WINDOWS_USER_RE,
-        _classify_positional_password,
         on_lowercase=True,
         spans=_positional_password_spans,
     ),

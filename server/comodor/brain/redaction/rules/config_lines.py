@@ -237,10 +237,6 @@ def _auth_section_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _classify_auth_section(m: re.Match[str], text: str) -> str | None:
-    return "password" if _auth_section_spans(m, text) else None
-
-
 # --- cookies.txt: the value column of a Netscape cookie file -------------------------------------
 
 # domain, include-subdomains, path, secure, expiry, name, value -- tab-separated (curl -c,
@@ -316,10 +312,6 @@ def _header_list_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _classify_header_list(m: re.Match[str], text: str) -> str | None:
-    return "token" if _header_list_spans(m, text) else None
-
-
 # --- createUser u SHA "X" AES "Y"; ACL SETUSER u on >X --------------------------------------------
 
 _SNMP_USER_RE: Final = re.compile(
@@ -341,10 +333,6 @@ def _snmp_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _classify_snmp(m: re.Match[str], text: str) -> str | None:
-    return "password" if _snmp_spans(m, text) else None
-
-
 _REDIS_ACL_RE: Final = re.compile(r"setuser[ \t]+\S+(?P<rules>[^\n]{0,300})")
 _ACL_PASSWORD_RE: Final = re.compile(r"(?:^|[ \t])>(?P<value>[^\s]{1,256})")
 
@@ -355,10 +343,6 @@ def _redis_acl_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         for p in _ACL_PASSWORD_RE.finditer(text, *m.span("rules"))
         if not is_reference(p.group("value"))
     ]
-
-
-def _classify_redis_acl(m: re.Match[str], text: str) -> str | None:
-    return "password" if _redis_acl_spans(m, text) else None
 
 
 # --- tables: "# client server secret IP" and "URL user password" lines ----------------------------
@@ -389,10 +373,6 @@ def _secret_column_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
                     offset = 1 if line[start] == '"' else 0
                     spans.append((position + start + offset, position + stop - offset))
     return spans
-
-
-def _classify_secret_columns(m: re.Match[str], text: str) -> str | None:
-    return "password" if _secret_column_spans(m, text) else None
 
 
 _URL_USER_PASSWORD_RE: Final = re.compile(
@@ -463,10 +443,6 @@ def _field_span(line: str, delimiter: str, column: int) -> tuple[int, int] | Non
     if len(value) < 4 or is_reference(value) or TYPE_NAME.fullmatch(value):
         return None
     return start, end
-
-
-def _classify_export(m: re.Match[str], text: str) -> str | None:
-    return "password" if _export_spans(m, text) else None
 
 
 # --- armored blocks whose label says secret -------------------------------------------------------
@@ -565,10 +541,6 @@ def _url_path_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
                     return [(starts[j], m.end("path"))]
             break
     return []
-
-
-def _classify_url_path(m: re.Match[str], text: str) -> str | None:
-    return "url-token" if _url_path_spans(m, text) else None
 
 
 # --- a key file's comment line, then the key ----------------------------------------------------
@@ -676,10 +648,6 @@ def _credential_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     return spans
 
 
-def _classify_credential_file(m: re.Match[str], text: str) -> str | None:
-    return "password" if _credential_file_spans(m, text) else None
-
-
 # --- Terraform state: what random_password generated ------------------------------------------
 
 _TF_RESULT_RE: Final = re.compile(
@@ -721,16 +689,12 @@ _SVN_RECORD_RE: Final = re.compile(
 
 
 def _svn_record_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """``~/.subversion/auth/svn.simple/<hash>``: ``K 8 / password / V <n> / <the password>``."""
     start, end = m.span("secret")
     length = int(m.group("n"))
     if not 0 < length <= end - start or is_reference(text[start : start + length]):
         return []
     return [(start, start + length)]
-
-
-def _classify_svn_record(m: re.Match[str], text: str) -> str | None:
-    """``~/.subversion/auth/svn.simple/<hash>``: ``K 8 / password / V <n> / <the password>``."""
-    return "password" if _svn_record_spans(m, text) else None
 
 
 # --- a parameter named for a secret, and its Default -------------------------------------------
@@ -797,7 +761,6 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _SVN_RECORD_RE,
-        _classify_svn_record,
         spans=_svn_record_spans,
     ),
     Rule("password", STRUCTURAL, _DEFAULT_RE, _classify_default, WORD, on_lowercase=True),
@@ -808,7 +771,6 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _CREDENTIAL_FILE_RE,
-        _classify_credential_file,
         on_lowercase=True,
         spans=_credential_file_spans,
     ),
@@ -855,7 +817,6 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _AUTH_SECTION_RE,
-        _classify_auth_section,
         on_lowercase=True,
         spans=_auth_section_spans,
     ),
@@ -868,7 +829,6 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         "token",
         STRUCTURAL,
         _HEADER_LIST_RE,
-        _classify_header_list,
         on_lowercase=True,
         spans=_header_list_spans,
     ),
@@ -876,8 +836,7 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _SNMP_USER_RE,
-        _classify_snmp,
-        WORD,
+        not_after=WORD,
         on_lowercase=True,
         spans=_snmp_spans,
     ),
@@ -885,8 +844,7 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _REDIS_ACL_RE,
-        _classify_redis_acl,
-        WORD,
+        not_after=WORD,
         on_lowercase=True,
         spans=_redis_acl_spans,
     ),
@@ -894,7 +852,6 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _SECRET_COLUMN_RE,
-        _classify_secret_columns,
         on_lowercase=True,
         spans=_secret_column_spans,
     ),
@@ -903,10 +860,9 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _EXPORT_COLUMN_RE,
-        _classify_export,
         on_lowercase=True,
         spans=_export_spans,
     ),
     Rule("private-key", STRUCTURAL, _ARMORED_RE, _classify_armored),
-    Rule("url-token", STRUCTURAL, _URL_PATH_RE, _classify_url_path, spans=_url_path_spans),
+    Rule("url-token", STRUCTURAL, _URL_PATH_RE, spans=_url_path_spans),
 )

@@ -289,10 +289,6 @@ def _recovery_code_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _classify_recovery_codes(m: re.Match[str], text: str) -> str | None:
-    return "password" if _recovery_code_spans(m, text) else None
-
-
 # --- key listings: tools that print secret key bytes as text --------------------------------
 
 # ``klist -k -K`` (and ``ktutil``'s ``list -k``) print each keytab entry's key after its
@@ -322,10 +318,6 @@ def _paperkey_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _classify_paperkey(m: re.Match[str], text: str) -> str | None:
-    return "private-key" if _paperkey_spans(m, text) else None
-
-
 def _classify_obfuscated(m: re.Match[str], text: str) -> str | None:
     """An obfuscation's body is a draw of many characters (not ``{xor}xxxx`` in documentation)."""
     value = m.group("secret")
@@ -335,12 +327,11 @@ def _classify_obfuscated(m: re.Match[str], text: str) -> str | None:
 
 KEY_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", CONTEXTUAL, _OBFUSCATED_RE, _classify_obfuscated, WORD + "$"),
-    Rule("private-key", CONTEXTUAL, _Z85_SECRET_RE, None, on_lowercase=True),
+    Rule("private-key", CONTEXTUAL, _Z85_SECRET_RE, on_lowercase=True),
     Rule(
         "password",
         CONTEXTUAL,
         _RECOVERY_CODES_RE,
-        _classify_recovery_codes,
         on_lowercase=True,
         spans=_recovery_code_spans,
     ),
@@ -381,7 +372,6 @@ KEY_RULES: Final[tuple[Rule, ...]] = (
         "private-key",
         PRIVATE_KEY,
         _PAPERKEY_RE,
-        _classify_paperkey,
         on_lowercase=True,
         spans=_paperkey_spans,
     ),

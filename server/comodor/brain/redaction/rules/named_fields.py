@@ -707,10 +707,6 @@ def _cookie_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _classify_cookie(m: re.Match[str], text: str) -> str | None:
-    return "cookie" if _cookie_spans(m, text) else None
-
-
 CONTEXT_RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "authorization",
@@ -726,8 +722,7 @@ CONTEXT_RULES: Final[tuple[Rule, ...]] = (
         "cookie",
         STRUCTURAL,
         _COOKIE_RE,
-        _classify_cookie,
-        WORD + ".",
+        not_after=WORD + ".",
         on_lowercase=True,
         spans=_cookie_spans,
     ),

@@ -372,10 +372,6 @@ def _auth_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _classify_auth_call(m: re.Match[str], text: str) -> str | None:
-    return "password" if _auth_call_spans(m, text) else None
-
-
 # A constructor given a database, a user and a password as its first three literals
 # (``new Sequelize('shop', 'shop_app', 'X', {...})``, a client's ``new Client('db', 'u', 'X')``).
 # The regex asks for three leading string literals, so the Python that parses the arguments
@@ -399,10 +395,6 @@ def _constructor_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     start, end, _ = args[2]
     value = text[start:end]
     return [(start, end)] if password_shaped(value) or typed_on(value) else []
-
-
-def _classify_constructor(m: re.Match[str], text: str) -> str | None:
-    return "password" if _constructor_spans(m, text) else None
 
 
 # A token-shaped literal as an argument: Github("..."), new Ably.Realtime('...').
@@ -499,10 +491,6 @@ def _credential_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
         if is_string
         and (password_shaped(text[start:end]) or drawn_letters(text[start:end], least=10))
     ]
-
-
-def _classify_credential_call(m: re.Match[str], text: str) -> str | None:
-    return "password" if _credential_call_spans(m, text) else None
 
 
 # Password flags of tools that take them in their own syntax: openssl -passout pass:X,
@@ -681,7 +669,6 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         "password",
         ASSIGNMENT,
         _AUTH_CALL_RE,
-        _classify_auth_call,
         on_lowercase=True,
         spans=_auth_call_spans,
     ),
@@ -689,7 +676,6 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _CONSTRUCTOR_RE,
-        _classify_constructor,
         spans=_constructor_spans,
     ),
     Rule(
@@ -706,7 +692,6 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         "password",
         ASSIGNMENT,
         _CREDENTIAL_CALL_RE,
-        _classify_credential_call,
         on_lowercase=True,
         spans=_credential_call_spans,
     ),

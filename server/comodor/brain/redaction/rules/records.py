@@ -286,10 +286,6 @@ def _secret_map_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _classify_secret_map(m: re.Match[str], text: str) -> str | None:
-    return "token" if _secret_map_spans(m, text) else None
-
-
 # --- records whose fields are letters: P= beside I=, "P:X" beside "U:", WIFI:S:..;P:X;; ----------
 
 # A one-letter password field (hexchat's servlist ``P=``, sendmail's authinfo ``"P:"``, a Wi-Fi
@@ -329,10 +325,6 @@ def _section_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
             spans.append(line.span("value"))
         position = end + 1
     return spans
-
-
-def _classify_section(m: re.Match[str], text: str) -> str | None:
-    return "password" if _section_spans(m, text) else None
 
 
 # --- a Markdown table with a Password column ----------------------------------------------------
@@ -378,10 +370,6 @@ def _table_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _classify_table(m: re.Match[str], text: str) -> str | None:
-    return "password" if _table_spans(m, text) else None
-
-
 # --- lines under a comment that documents them as user and password ------------------------------
 
 # ``# username: password [,rolename ...]`` (Jetty and ActiveMQ realms), ``# user=password``: the
@@ -419,16 +407,11 @@ def _documented_record_spans(m: re.Match[str], text: str) -> list[tuple[int, int
     return spans
 
 
-def _classify_documented_record(m: re.Match[str], text: str) -> str | None:
-    return "password" if _documented_record_spans(m, text) else None
-
-
 RECORD_RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "password",
         STRUCTURAL,
         _DOCUMENTED_RECORD_RE,
-        _classify_documented_record,
         on_lowercase=True,
         spans=_documented_record_spans,
     ),
@@ -437,7 +420,6 @@ RECORD_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _CREDENTIAL_SECTION_RE,
-        _classify_section,
         on_lowercase=True,
         spans=_section_spans,
     ),
@@ -445,7 +427,6 @@ RECORD_RULES: Final[tuple[Rule, ...]] = (
         "password",
         STRUCTURAL,
         _TABLE_HEADER_RE,
-        _classify_table,
         on_lowercase=True,
         spans=_table_spans,
     ),
@@ -471,7 +452,6 @@ RECORD_RULES: Final[tuple[Rule, ...]] = (
         "token",
         STRUCTURAL,
         _SECRET_MAP_RE,
-        _classify_secret_map,
         on_lowercase=True,
         spans=_secret_map_spans,
     ),
