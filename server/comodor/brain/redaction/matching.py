@@ -260,73 +260,82 @@ def _short_runs(classes: npt.NDArray[np.uint8], bit: int, least: int) -> list[tu
 # from it on, prefixes are found for all rules in one vectorised pass.
 SHORTCUTS_FROM: Final = 2048
 _INDEX_FROM: Final = SHORTCUTS_FROM
-_MASK: Final = (1 << 16) - 1
-# Multipliers of the 16-bit hashes of 3 and 4 characters: every character moves all bits,
-# so a position's hash rarely equals a prefix's by chance (shifts and xors kept only one bit
-# of a 4-character piece's first character: 2,900 false hits in a 5,000-line correction,
-# 1,100 with these).
-_M3: Final = (0x0C85, 0x0095)
-_M4: Final = (0x2F1B, 0x0C85, 0x0095)
-# Above this many candidate places (or one in 16 characters), a piece length is searched
-# for the old way.
+# A prefix's piece is its first four characters at most, read as one exact number (seven
+# bits a character, see :func:`_exact`); three characters make a table index of 21 bits.
+_LONGEST_PIECE: Final = 4
+_TRIGRAMS: Final = 1 << 21
+# The bits of a three-character entry: a piece of this length starts so (a four-character one:
+# starts with these three).
+_PIECE_BITS: Final = {2: 1, 3: 2, 4: 4}
+# Above this many candidate places (or one in 16 characters), the prefixes are searched for
+# the old way.
 _MOST_HITS: Final = 20_000
 
 
 class _Prefixes:
     """Every rule's literal prefixes, found in a text in one vectorised pass.
 
-    A text of 5,000 lines would otherwise be scanned once per prefix (~200 of them, ~0.1 ms
-    each). Instead each position's first 3 and 4 lower-cased characters are hashed to 16 bits
-    with numpy (multiply and add, wrapping), a table says which hashes begin some prefix
-    (looked up with ``np.take``, several times faster than indexing), and only those positions are
-    checked. Found on the lower-cased text, so a case-sensitive prefix's positions are a
-    superset that :class:`_Finder` narrows down.
+    A text of 5,000 lines would otherwise be scanned once per prefix (~750 of them, ~0.1 ms
+    each). Instead each position's first three lower-cased characters, read as one exact
+    21-bit number, are looked up in one table (``np.take``) whose bits say which pieces start
+    so: a two-character piece (it marks all 128 third characters), a three-character one, the
+    first three of a four-character one. One lookup a position, where 16-bit hashes of 2, 3
+    and 4 characters took three (0.3 ms of a 5,000-line correction). Found on the lower-cased
+    text, so a case-sensitive prefix's positions are a superset that :class:`_Finder` narrows
+    down.
 
-    The check stays in numpy too (see :meth:`_places`): a place's first characters, read as
-    one exact number, must be some prefix's, and the places left are grouped by that number.
-    Only a prefix longer than its piece is then checked with ``str.startswith``, at places
-    where its piece does occur, rather than every prefix of a hash at every hash hit.
+    Two and three characters are then known exactly; a four-character piece is checked in
+    numpy (see :meth:`_places`) at the places its first three occur. Only a prefix longer than
+    its piece is checked with ``str.startswith``, at places where its piece does occur.
     """
 
     def __init__(self, needles: set[str]) -> None:
+        import numpy as np
+
         # By piece length, then by the exact number of a prefix's first characters.
         self._by_piece: dict[int, dict[int, list[str]]] = {2: {}, 3: {}, 4: {}}
-        hashes: dict[int, set[int]] = {2: set(), 3: set(), 4: set()}
+        self._table = np.zeros(_TRIGRAMS, dtype=np.uint8)
         for needle in sorted(needles):
-            length = min(len(needle), 4)
-            piece = needle[:length]
-            self._by_piece[length].setdefault(_exact(piece), []).append(needle)
-            hashes[length].add(_hash(piece))
-        self._tables = {length: _table(codes) for length, codes in hashes.items()}
-        self._pieces = {length: _sorted_codes(by) for length, by in self._by_piece.items()}
+            length = min(len(needle), _LONGEST_PIECE)
+            piece = _exact(needle[:length])
+            self._by_piece[length].setdefault(piece, []).append(needle)
+            if length == 2:
+                self._table[(piece << 7) + np.arange(128)] |= _PIECE_BITS[2]
+            else:
+                self._table[_exact(needle[:3])] |= _PIECE_BITS[length]
+        self._pieces = {
+            length: np.array(sorted(by), dtype=np.int64) for length, by in self._by_piece.items()
+        }
 
     def find(self, lowered: str) -> tuple[dict[str, list[int]], set[int]]:
         """Where each prefix occurs in *lowered* (already lower-cased), and lengths left out.
 
-        A prefix length is left out (searched for the old way) when its pieces occur so often
-        (``ghp_ghp_ghp_...``) that checking each place would cost more than scanning.
+        Every length is left out (searched for the old way) when the prefixes' first three
+        characters occur so often (``ghp_ghp_ghp_...``) that checking each place would cost
+        more than scanning.
         """
         import numpy as np  # only long texts come here: a server starts without numpy
 
-        # One byte per character (non-ASCII ones become "?"), so positions carry over.
-        raw = np.frombuffer(lowered.encode("ascii", "replace"), dtype=np.uint8)
+        # One byte per character (non-ASCII ones become "?"), so positions carry over; NULs
+        # after the text (no prefix holds one), so every place reads four characters.
+        encoded = lowered.encode("ascii", "replace")
+        raw = np.frombuffer(encoded + bytes(_LONGEST_PIECE), dtype=np.uint8)
         found: dict[str, list[int]] = {}
-        skipped: set[int] = set()
-        if len(raw) < 4:
+        if len(encoded) < 4:
             return found, {2, 3, 4}
-        most = max(_MOST_HITS, len(raw) // 16)
-        for length, hits in _hash_hits(raw, self._tables, most).items():
-            if hits is None:
-                skipped.add(length)
-                continue
-            for piece, places in self._places(raw, hits, length):
-                for needle in self._by_piece[length][piece]:
+        hits, bits = _trigram_hits(raw, len(encoded), self._table)
+        if len(hits) > max(_MOST_HITS, len(encoded) // 16):
+            return found, {2, 3, 4}
+        for length, by_piece in self._by_piece.items():
+            at = hits[(bits & _PIECE_BITS[length]) != 0]
+            for piece, places in self._places(raw, at, length):
+                for needle in by_piece[piece]:
                     at = places
                     if len(needle) > length:
                         at = [p for p in places if lowered.startswith(needle, p)]
                     if at:
                         found[needle] = at
-        return found, skipped
+        return found, set()
 
     def _places(
         self, raw: npt.NDArray[np.uint8], hits: npt.NDArray[np.intp], length: int
@@ -334,46 +343,47 @@ class _Prefixes:
         """Each prefix piece of *length* characters found at some of *hits*, and its places.
 
         A piece is named by its exact number (see :func:`_exact`); its places are in order.
+        The table said exactly where a piece of two or three characters is; where a
+        four-character one is, only where its first three are.
         """
         import numpy as np
 
         if not len(hits):
             return
-        hits = hits[hits <= len(raw) - length]  # a hash past the end read NULs
         pieces = raw[hits].astype(np.int64)
         for offset in range(1, length):
             pieces <<= 7
             pieces |= raw[hits + offset]
-        wanted = self._pieces[length]
-        if not len(pieces) or not len(wanted):
-            return
-        nearest = np.minimum(np.searchsorted(wanted, pieces), len(wanted) - 1)
-        real = wanted[nearest] == pieces
-        pieces, hits = pieces[real], hits[real]
-        if not len(pieces):
-            return
+        at = hits
+        if length == _LONGEST_PIECE:
+            wanted = self._pieces[length]
+            nearest = np.minimum(np.searchsorted(wanted, pieces), len(wanted) - 1)
+            real = wanted[nearest] == pieces
+            pieces, at = pieces[real], hits[real]
+            if not len(pieces):
+                return
         order = np.argsort(pieces, kind="stable")  # stable: each group's places stay in order
-        pieces, places = pieces[order], hits[order].tolist()
+        pieces, places = pieces[order], at[order].tolist()
         bounds = [0, *(np.flatnonzero(pieces[1:] != pieces[:-1]) + 1).tolist(), len(places)]
         for begin, end in itertools.pairwise(bounds):
             yield int(pieces[begin]), places[begin:end]
 
 
-# Positions hashed per block: each block's arrays are reused from one block (and text) to the
-# next. Fresh arrays the size of a 5,000-line text cost the kernel ~700 page faults (1 ms of a
-# correction's 5.4: glibc maps and unmaps blocks that large on every call).
+# Positions looked up per block: each block's arrays are reused from one block (and text) to
+# the next. Fresh arrays the size of a 5,000-line text cost the kernel ~700 page faults (1 ms
+# of a correction's 5.4: glibc maps and unmaps blocks that large on every call).
 _BLOCK: Final = 1 << 16
 
 
 class _Scratch:
-    """Each thread's arrays for :func:`_hash_hits` and :class:`_Windows` (see :func:`_scratch`)."""
+    """Each thread's arrays for :func:`_trigram_hits` and :class:`_Windows` (:func:`_scratch`)."""
 
     def __init__(self) -> None:
         import numpy as np
 
-        self.chars = np.zeros(_BLOCK + 3, dtype=np.uint16)
-        self.codes = np.empty(_BLOCK, dtype=np.uint16)
-        self.term = np.empty(_BLOCK, dtype=np.uint16)
+        self.codes = np.empty(_BLOCK, dtype=np.uint32)
+        self.term = np.empty(_BLOCK, dtype=np.uint32)
+        self.entry = np.empty(_BLOCK, dtype=np.uint8)
         self.hit = np.empty(_BLOCK, dtype=np.bool_)
         self._runs = self._run_arrays(0)
 
@@ -409,48 +419,42 @@ def _scratch() -> _Scratch:
     return scratch
 
 
-def _hash_hits(
-    raw: npt.NDArray[np.uint8], tables: dict[int, npt.NDArray[np.bool_]], most: int
-) -> dict[int, npt.NDArray[np.intp] | None]:
-    """For each piece length, where *raw*'s hash is some prefix's: ``None`` past *most* places.
+def _trigram_hits(
+    raw: npt.NDArray[np.uint8], total: int, table: npt.NDArray[np.uint8]
+) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.uint8]]:
+    """Where among *raw*'s first *total* places *table* marks the next three characters.
 
-    The hashes of 4 and 3 characters multiply and add in 16 bits (wrapping exactly like masking
-    to 16 bits); a pair's is its two 7-bit codes side by side. Computed a block at a time
-    into :class:`_Scratch`'s arrays, and looked up with ``np.take``, not ``table[codes]``: the
-    same lookup, about five times faster.
+    Returned with *table*'s entries there (which pieces may start at each place).
+    A place's three characters make one exact 21-bit number (shifts and ors in 32 bits),
+    computed a block at a time into :class:`_Scratch`'s arrays and looked up with
+    ``np.take``, not ``table[codes]``: the same lookup, several times faster. *raw* runs at
+    least two bytes past *total*.
     """
     import numpy as np
 
     scratch = _scratch()
-    chars, codes, term, hit = scratch.chars, scratch.codes, scratch.term, scratch.hit
-    found: dict[int, list[npt.NDArray[np.intp]]] = {4: [], 3: [], 2: []}
-    counts = {4: 0, 3: 0, 2: 0}
-    for begin in range(0, len(raw), _BLOCK):
-        block = raw[begin : begin + _BLOCK + 3]
-        n = min(_BLOCK, len(raw) - begin)
-        chars[: len(block)] = block
-        chars[len(block) :] = 0  # past the text: no prefix holds a NUL
-        for length, multipliers in ((4, _M4), (3, _M3), (2, (128,))):
-            if counts[length] > most:
-                continue
-            out = codes[:n]
-            np.multiply(chars[:n], np.uint16(multipliers[0]), out=out)
-            for offset, multiplier in enumerate(multipliers[1:], start=1):
-                np.multiply(chars[offset : offset + n], np.uint16(multiplier), out=term[:n])
-                out += term[:n]
-            out += chars[length - 1 : length - 1 + n]
-            np.take(tables[length], out, out=hit[:n], mode="clip")  # codes are < 2**16
-            places = np.flatnonzero(hit[:n])
-            places += begin
-            found[length].append(places)
-            counts[length] += len(places)
-    return {
-        length: None if counts[length] > most else np.concatenate(found[length]) for length in found
-    }
+    found: list[npt.NDArray[np.intp]] = [np.empty(0, np.intp)]
+    bits: list[npt.NDArray[np.uint8]] = [np.empty(0, np.uint8)]
+    for begin in range(0, total, _BLOCK):
+        n = min(_BLOCK, total - begin)
+        codes, term = scratch.codes[:n], scratch.term[:n]
+        entry, hit = scratch.entry[:n], scratch.hit[:n]
+        np.left_shift(raw[begin : begin + n], 14, out=codes, dtype=np.uint32)
+        np.left_shift(raw[begin + 1 : begin + 1 + n], 7, out=term, dtype=np.uint32)
+        codes |= term
+        codes |= raw[begin + 2 : begin + 2 + n]
+        np.take(table, codes, out=entry, mode="clip")  # codes are < 2**21
+        # flatnonzero is ~10 times faster on booleans than on bytes.
+        np.not_equal(entry, 0, out=hit)
+        places = np.flatnonzero(hit)
+        bits.append(entry[places])
+        places += begin
+        found.append(places)
+    return np.concatenate(found), np.concatenate(bits)
 
 
 def _exact(piece: str) -> int:
-    """The exact number of an ASCII *piece*, as :meth:`_Prefixes._places` reads it from a text.
+    """The exact number of an ASCII *piece*, as :meth:`_Prefixes.find` reads it from a text.
 
     Seven bits a character: a piece of up to four characters fits in 28 bits, without collisions.
     """
@@ -458,29 +462,6 @@ def _exact(piece: str) -> int:
     for c in piece:
         code = (code << 7) | ord(c)
     return code
-
-
-def _hash(piece: str) -> int:
-    """The 16-bit hash :func:`_hash_hits` computes for a place starting with *piece*."""
-    codes = [ord(c) for c in piece]
-    if len(codes) == 2:
-        return ((codes[0] & 127) << 7) | (codes[1] & 127)
-    multipliers = _M3 if len(codes) == 3 else _M4
-    return (sum(m * c for m, c in zip(multipliers, codes, strict=False)) + codes[-1]) & _MASK
-
-
-def _sorted_codes(by_code: dict[int, list[str]]) -> npt.NDArray[np.int64]:
-    import numpy as np
-
-    return np.array(sorted(by_code), dtype=np.int64)
-
-
-def _table(codes: set[int]) -> npt.NDArray[np.bool_]:
-    import numpy as np
-
-    table = np.zeros(1 << 16, dtype=np.bool_)
-    table[sorted(codes)] = True
-    return table
 
 
 class _RunClasses:
