@@ -76,6 +76,7 @@ from ..values import (
     random_letters,
     secret_name,
     typed_on,
+    typed_passphrase,
     word_like,
     words_after_digits,
     wordy,
@@ -324,6 +325,8 @@ def shape(value: str) -> int:
         return 0
     if not wordy(value) and (_drawn(value) or random_letters(value)):
         return RANDOM
+    if typed_passphrase(value):
+        return PICKED  # Kestrel.biscuit.3902TCUDB: no attribute starts with digits
     if any(word in value.lower() for word in FIELD_WORDS):
         return 0  # MyTestSecret-a1b2c3, password2: a name, not what it names
     if (not wordy(value) and (_picked(value) or _short_draw(value))) or typed_on(value):

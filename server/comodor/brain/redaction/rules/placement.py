@@ -57,6 +57,7 @@ from ..values import (
     ordered_fraction,
     secret_name,
     typed_on,
+    typed_passphrase,
     wordy,
 )
 
@@ -334,6 +335,8 @@ def password_shaped(value: str) -> bool:
     """A literal that looks chosen as a password: letters with digits or symbols, no spaces."""
     if not _PASSWORD_SHAPE.fullmatch(value) or is_reference(value) or is_template(value):
         return False
+    if typed_passphrase(value):
+        return True  # Zorro.bluebird.5585v80: words, digits and a typed tail, no host name
     if "://" in value or value.count(".") >= 2 or "@" in value or "/" in value:
         return False  # an address, a host name, a path
     has_letter = any(c.isalpha() for c in value)
