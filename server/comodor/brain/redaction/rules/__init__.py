@@ -23,6 +23,8 @@
 * :mod:`.net` -- the last line, which knows no format: a secret-shaped value (a random draw,
   a person's pick) standing where a value stands near a secret word, in any syntax or on the
   line after it, and a person's password by its shape alone;
+* :mod:`.prose` -- a password stated in a sentence, in any language (``the password for
+  staging is X``, ``La password del database è X``, ``密码是X``, ``비밀번호는 X``);
 * :mod:`.spaced` -- app passwords in four groups of four letters with blanks between
   (``abcd efgh ijkl mnop``), on a line that says password or login;
 * :mod:`.printed` -- the net's neighbour: what a tool prints when it makes a credential
@@ -53,6 +55,7 @@ from .named_fields import CONTEXT_RULES
 from .net import NET_RULES
 from .placement import PLACEMENT_RULES
 from .printed import PRINTED_RULES
+from .prose import PROSE_RULES
 from .providers import PROVIDER_RULES
 from .records import RECORD_RULES
 from .spaced import SPACED_RULES
@@ -68,12 +71,19 @@ RULES: Final[tuple[Rule, ...]] = (
     *BLOCK_RULES,
     *GLUED_RULES,
     *NET_RULES,
+    *PROSE_RULES,
     *SPACED_RULES,
     *PRINTED_RULES,
     *ENTROPY_RULES,
 )
 
-LAST_LINE: Final[tuple[Rule, ...]] = (*NET_RULES, *SPACED_RULES, *PRINTED_RULES, *ENTROPY_RULES)
+LAST_LINE: Final[tuple[Rule, ...]] = (
+    *NET_RULES,
+    *PROSE_RULES,
+    *SPACED_RULES,
+    *PRINTED_RULES,
+    *ENTROPY_RULES,
+)
 """The rules that need no format: the secret-shaped-value nets and the random-token net.
 
 Run alone (``redact(text, rules=LAST_LINE)``) they say how much of a batch of kinds nobody
