@@ -341,9 +341,10 @@ def typed_passphrase(value: str) -> bool:
         return False
     if {m.group("sep"), m.group("last")} & _TYPED_SEPARATORS:
         return True
-    letters = "".join(c for c in m.group("tail") if c.isalpha())
-    if any(c.isupper() for c in letters):
-        return True
+    tail = m.group("tail")
+    letters = "".join(c for c in tail if c.isalpha())
+    if any(c.isupper() for c in letters) or (len(tail) >= 4 and len(letters) < len(tail)):
+        return True  # 6009Jiw, 9957i2xl: a case or a digit among the letters, as typed
     return not _TAIL_VOWELS & set(letters) or not word_like(letters)
 
 

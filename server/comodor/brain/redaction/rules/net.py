@@ -630,9 +630,10 @@ _BLOCK_VALUE: Final = re.compile(
 # What the line after a secret's name that ends its line may hold as its value (``$ cat
 # ~/.x/access-token`` then the token, ``- name: registry-password`` then ``value: X``,
 # ``expect "password:"`` then ``send "X"``): a value alone, a YAML field named for a value,
-# or one word and a quoted literal.
+# or one word and a quoted literal. A value alone may hold a ``#`` (``Cobalt#fjord#117mSl3``):
+# only one that starts its line is a comment.
 _NEXT_LINE_VALUE: Final = re.compile(
-    r"[ \t]*(?:(?P<alone>[^\s\"'`<>,;#]{8,200})(?:\"\"\"|'''|[,;])?"
+    r"[ \t]*(?:(?P<alone>[^\s\"'`<>,;#][^\s\"'`<>,;]{7,199})(?:\"\"\"|'''|[,;])?"
     r"|(?:-[ \t]+)?[\"']?[\w.-]{0,24}(?i:value|val|data)[\"']?[ \t]*[:=][ \t]*(?P<vq>[\"']?)"
     r"(?P<value>[^\"'\s\\]{4,200})(?P=vq)"
     r"|[a-z][\w-]{0,24}[ \t]+(?P<wq>[\"'])(?P<said>[^\"'\s\\]{4,200}?)(?:\\[rn])*(?P=wq))"
