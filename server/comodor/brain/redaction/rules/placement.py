@@ -263,7 +263,7 @@ def _dsn_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 
 _STRING: Final = re.compile(r"(?P<q>[\"'`])(?P<body>(?:[^\"'`\\\n]|\\.){0,256}?)(?P=q)")
 _AUTH_CALL_RE: Final = re.compile(
-    r"(?P<call>login|logon|signin|sign_in|authenticate|simple_bind_s|simple_bind|basicauth|digestauth"
+    r"(?P<call>login|logon|signin|sign_in|authenticate|simple_bind_s|simple_bind|basicauth|digestauth|userinfo"
     r"|getconnection|connect|credentials?|auth|basic)[ \t]*(?P<eq>=[ \t]*)?\("
 )
 _USER_THEN_PASSWORD: Final = frozenset(
@@ -281,12 +281,15 @@ _USER_THEN_PASSWORD: Final = frozenset(
         "credentials",
         "auth",
         "basic",  # OCaml's `Basic ("user", "password"), an auth scheme's constructor
+        "userinfo",  # nats.UserInfo("svc", "password"): a client's option
     }
 )
 
 
 # Names that may be glued to a word before them: HTTPBasicAuth(, userLogin(, getConnection(.
-_GLUED_OK: Final = frozenset({"basicauth", "digestauth", "login", "signin", "getconnection"})
+_GLUED_OK: Final = frozenset(
+    {"basicauth", "digestauth", "login", "signin", "getconnection", "userinfo"}
+)
 
 
 def _arguments(text: str, start: int, reach: int = 400) -> list[tuple[int, int, bool]] | None:
@@ -476,10 +479,30 @@ def _classify_token_arg(m: re.Match[str], text: str) -> str | None:
     one_kind = (
         _HEX_ONLY.fullmatch(core) or _UUID.fullmatch(core) or core.isupper() or core.islower()
     )
-    # Hex, UUIDs and one-case strings are common data; only auth-ish callees take them.
-    if one_kind and not (_AUTH_HINT.search(name) or (last[:1].isupper() and len(core) >= 32)):
+    # Hex, UUIDs and one-case strings are common data; only auth-ish callees take them, or a
+    # call given an id and then this draw (``StreamChat.getInstance('key', '<secret>')``).
+    if one_kind and not (
+        _AUTH_HINT.search(name)
+        or (last[:1].isupper() and len(core) >= 32)
+        or (not _HEX_ONLY.fullmatch(core) and _after_an_id(text, paren, m.start()))
+    ):
         return None
     return "token"
+
+
+# The first argument of a call, a short literal: an app's id or key before its secret.
+_ID_LITERAL: Final = re.compile(r"\([ \t]*(?P<q>[\"'`])[A-Za-z0-9_-]{6,40}(?P=q)[ \t]*,[ \t]*$")
+
+
+def _after_an_id(text: str, paren: int, start: int) -> bool:
+    """Whether a drawn literal is a call's second argument after an id literal: a key pair.
+
+    SDKs take an app's key and its secret positionally (``getInstance('xrs0448dahd0',
+    '<secret>')``, ``Pusher(appId, key, secret)``); a one-case draw of 32 characters or more
+    in that place is the secret, where alone it might be an id of some record (hex is left:
+    ``lookup('sha256', '<digest>')``).
+    """
+    return text[start] == "," and _ID_LITERAL.match(text, paren, start + 1) is not None
 
 
 # A call or constructor named for credentials: new NetworkCredential("svc", "..."),
