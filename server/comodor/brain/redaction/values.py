@@ -318,12 +318,12 @@ def typed_on(value: str) -> bool:
 # then digits and a few characters typed on (``Kestrel.biscuit.3902TCUDB``,
 # ``CobaltPistachio.6009Jiw``, ``Waffle.nebula.2883wdb``, ``Riverbank*soleil*43idnnq``).
 _PASSPHRASE: Final = re.compile(
-    r"[A-Za-z]{3,14}(?:(?P<sep>[._*#!+~-])[A-Za-z]{3,14}|[A-Z][a-z]{2,13}){0,3}"
-    r"(?P<last>[._*#!+~-]?)[0-9]{2,6}(?P<tail>[A-Za-z][A-Za-z0-9]{1,5})"
+    r"[A-Za-z]{3,14}(?:(?P<sep>[._*#!+~%^&-])[A-Za-z]{3,14}|[A-Z][a-z]{2,13}){0,3}"
+    r"(?P<last>[._*#!+~%^&-]?)[0-9]{2,6}(?P<tail>[A-Za-z][A-Za-z0-9]{1,5})"
 )
 _TAIL_VOWELS: Final = frozenset("aeiouyAEIOUY")
 # Separators no name puts between its words (``.``, ``_`` and ``-`` are names' and hosts').
-_TYPED_SEPARATORS: Final = frozenset("*#!+~")
+_TYPED_SEPARATORS: Final = frozenset("*#!+~%^&")
 
 
 def typed_passphrase(value: str) -> bool:

@@ -130,6 +130,9 @@ _GAP: Final = re.compile(
 # A value: no blank, no quote, no bracket (a call or an index is code), no separator of lists
 # or query strings.
 _VALUE: Final = re.compile(r"[^\s\"'`<>,;(){}\[\]&|\\]{4,200}")
+# A quoted value may hold what ends an unquoted one: ``PASSWD = `Nebula;9234wNFLE` `` in an
+# ini file, ``"pw": "a&b|c"``. Brackets still make it code.
+_QUOTED_VALUE: Final = re.compile(r"[^\s\"'`(){}\[\]\\]{4,200}")
 # What may follow an unquoted value: nothing, a blank, or a delimiter that closes it.
 _VALUE_END: Final = frozenset(" \t\r\n,;)}]&|<\"'\\")
 # Further along the line: quoted literals and blank-separated words.
@@ -321,12 +324,13 @@ def shape(value: str) -> int:
         return RANDOM  # /QXFO9KxqHyqCWXZIt2/TD1U2ARHgXJN: base64 that starts with a slash
     if (value.isalnum() or not _NOT_TYPED.search(value)) and typed_on(value):
         return PICKED  # Orbit31TrvRrue: no word after the digits, so no type's name
+    if typed_passphrase(value):
+        # Kestrel%mariposa%126eRB: no attribute starts with digits, no format so ends
+        return RANDOM if not wordy(value) and _drawn(value) else PICKED
     if _code(value):
         return 0
     if not wordy(value) and (_drawn(value) or random_letters(value)):
         return RANDOM
-    if typed_passphrase(value):
-        return PICKED  # Kestrel.biscuit.3902TCUDB: no attribute starts with digits
     if any(word in value.lower() for word in FIELD_WORDS):
         return 0  # MyTestSecret-a1b2c3, password2: a name, not what it names
     if (not wordy(value) and (_picked(value) or _short_draw(value))) or typed_on(value):
@@ -382,11 +386,11 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
     gap = _GAP.match(text, name_end)
     if gap is None or gap.end() == name_end:
         return None
-    m = _VALUE.match(text, gap.end())
+    quote = gap.group("quote")
+    m = (_QUOTED_VALUE if quote else _VALUE).match(text, gap.end())
     if m is None:
         return None
     start, end = m.span()
-    quote = gap.group("quote")
     if quote:
         if not text.startswith(quote, end):
             return None  # the quoted value holds something a value does not
