@@ -19,6 +19,8 @@
   {"value": X}``) and maps named for secrets (``"apikeys": {"acme": X}``);
 * :mod:`.blocks` -- a secret's name and its value with a block or a call between them
   (``let(:api_token) { 'X' }``, ``def api_key; "X"; end``, ``get apiKey() { return "X" }``);
+* :mod:`.escaped` -- a secret literal escaped by its host syntax (T-SQL ``N'Ligh''th0use!'``,
+  PowerShell ``"a`$b"``);
 * :mod:`.glued` -- a key or a password glued to a one-letter flag (``-a<hex>``, ``-p<pw>``);
 * :mod:`.net` -- the last line, which knows no format: a secret-shaped value (a random draw,
   a person's pick) standing where a value stands near a secret word, in any syntax or on the
@@ -49,6 +51,7 @@ from .blocks import BLOCK_RULES
 from .command_lines import COMMAND_RULES
 from .config_lines import CONFIG_LINE_RULES
 from .entropy import ENTROPY_RULES
+from .escaped import ESCAPED_RULES
 from .glued import GLUED_RULES
 from .keys import KEY_RULES
 from .named_fields import CONTEXT_RULES
@@ -69,6 +72,7 @@ RULES: Final[tuple[Rule, ...]] = (
     *CONFIG_LINE_RULES,
     *RECORD_RULES,
     *BLOCK_RULES,
+    *ESCAPED_RULES,
     *GLUED_RULES,
     *NET_RULES,
     *PROSE_RULES,
