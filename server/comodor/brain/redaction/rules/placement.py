@@ -16,7 +16,8 @@ the *places* credentials are written, and take whatever stands there.
   token-shaped literal passed to any call or constructor (``Github("...")``);
 * tools' own password syntax (``openssl -passout pass:X``, ``zip -P``, ``7z -p``,
   ``ssh-keygen -N``), expect scripts answering a password prompt, a CLI's ``login <token>``;
-* ``Basic <base64 of user:password>`` anywhere (an nginx ``proxy_set_header``, a log line);
+* ``Basic <base64 of user:password>`` anywhere (an nginx ``proxy_set_header``, a log line),
+  and a ``user:password`` literal handed to a base64 encoder (``btoa("u:X")``);
 * the literal default of a variable or setting named for a secret: ``ENV.fetch("X_PASSWORD")
   { "lit" }``, ``process.env.X_SECRET || "lit"``, ``${X_TOKEN:-lit}``;
 * crypt(3) password hashes (``.htpasswd``, ``/etc/shadow``) and bech32 secret keys whose
@@ -686,6 +687,24 @@ def _env_default_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return []
 
 
+# A ``user:password`` literal being encoded, as Basic credentials are before they are sent:
+# ``base64Encode(utf8.encode('admin:X'))``, ``btoa("u:X")``, ``b64encode(b"u:X")``,
+# ``Convert.ToBase64String(Encoding.UTF8.GetBytes("u:X"))``, ``[]byte("u:X")`` to Go's
+# ``EncodeToString``. The encoder's name is the anchor; one call may wrap the literal.
+_ENCODED_PAIR_RE: Final = re.compile(
+    r"(?:b64encode|btoa|base64encode|encode64|base64\.encode|tobase64string|getbytes"
+    r"|utf8\.encode|buffer\.from|encodetostring|base64_encode)[ \t]*\("
+    r"(?:[\w.]{1,30}\([ \t]*)?(?:\[\]byte\()?[bu]?(?P<q>[\"'`])"
+    r"[\w.@+-]{1,64}:(?P<secret>[^\s\"'`:]{4,128})(?P=q)"
+)
+
+
+def _classify_encoded_pair(m: re.Match[str], text: str) -> str | None:
+    """A password-shaped part after the user's: ``btoa("foo:bar")`` is a test's, not one."""
+    value = group(m, text, "secret") or ""
+    return "basic-auth" if password_shaped(value) or typed_on(value) else None
+
+
 PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "password",
@@ -741,6 +760,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _EXPECT_SEND_RE, _classify_expect_send, WORD),
     Rule("token", STRUCTURAL, _CLI_LOGIN_RE, _classify_cli_login, WORD),
     Rule("basic-auth", STRUCTURAL, _BASIC_RE, _classify_basic, WORD, on_lowercase=True),
+    Rule("basic-auth", STRUCTURAL, _ENCODED_PAIR_RE, _classify_encoded_pair, on_lowercase=True),
     Rule(
         "bech32-secret-key",
         STRUCTURAL,
