@@ -93,7 +93,7 @@ def test_sentences_about_passwords_with_no_value_are_left_alone(text: str) -> No
     ("text", "secret"),
     [
         ("$ security find-generic-password -a jdoe -s smtp-relay -w\nJ1kPkSunfl0w3r9357-", "J1kPk"),
-        ("$ pass show work/db\nWaffle.nebula.2883wdb", "2883wdb"),
+        ("$ op read op://prod/db/password\nWaffle.nebula.2883wdb", "2883wdb"),
         (
             "$ aws ssm get-parameter --name /p/db --with-decryption --output text\n"
             "PARAMETER\tarn:aws:ssm:eu-west-1:1:parameter/p/db\ttext\t/p/db\tSecureString"

@@ -690,10 +690,12 @@ def _env_default_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 # A ``user:password`` literal being encoded, as Basic credentials are before they are sent:
 # ``base64Encode(utf8.encode('admin:X'))``, ``btoa("u:X")``, ``b64encode(b"u:X")``,
 # ``Convert.ToBase64String(Encoding.UTF8.GetBytes("u:X"))``, ``[]byte("u:X")`` to Go's
-# ``EncodeToString``. The encoder's name is the anchor; one call may wrap the literal.
+# ``EncodeToString``. The encoder's name is the anchor, as each language spells it: read
+# case-blind, every ``base`` and ``encode`` of a file would be tried. One call may wrap the
+# literal.
 _ENCODED_PAIR_RE: Final = re.compile(
-    r"(?:b64encode|btoa|base64encode|encode64|base64\.encode|tobase64string|getbytes"
-    r"|utf8\.encode|buffer\.from|encodetostring|base64_encode)[ \t]*\("
+    r"(?:b64encode|btoa|base64Encode|encode64|Base64\.encode|ToBase64String|GetBytes"
+    r"|utf8\.encode|Buffer\.from|EncodeToString|base64_encode)[ \t]*\("
     r"(?:[\w.]{1,30}\([ \t]*)?(?:\[\]byte\()?[bu]?(?P<q>[\"'`])"
     r"[\w.@+-]{1,64}:(?P<secret>[^\s\"'`:]{4,128})(?P=q)"
 )
@@ -760,7 +762,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _EXPECT_SEND_RE, _classify_expect_send, WORD),
     Rule("token", STRUCTURAL, _CLI_LOGIN_RE, _classify_cli_login, WORD),
     Rule("basic-auth", STRUCTURAL, _BASIC_RE, _classify_basic, WORD, on_lowercase=True),
-    Rule("basic-auth", STRUCTURAL, _ENCODED_PAIR_RE, _classify_encoded_pair, on_lowercase=True),
+    Rule("basic-auth", STRUCTURAL, _ENCODED_PAIR_RE, _classify_encoded_pair),
     Rule(
         "bech32-secret-key",
         STRUCTURAL,

@@ -126,11 +126,13 @@ def _foreign_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 # A command that prints a stored secret in the clear: a keychain's ``-w``, a parameter store
 # asked to decrypt, a secrets manager's value, a password manager's ``show``/``read``/``get``.
 # Its output is the line after it. Anchored on the words that ask for the clear value, rarer
-# in code than any secret word.
+# in code than any secret word; case-sensitive (flags are lower case), so the engine checks a
+# needle's place before the regex runs, and none starts as common code does (``pass show``
+# would be tried at every ``pass``, ``versions access`` at every ``version``).
 _REVEALED_RE: Final = re.compile(
-    r"(?:find-(?:generic|internet)-password|--with-decryption|get-secret-value|--reveal"
-    r"|--show-secrets?|--plaintext|versions access|pass show|op read|bw get password"
-    r"|-field[= ]password|--decrypt)[^\n]{0,200}\r?\n(?P<next>[^\n]{1,400})"
+    r"(?:-(?:generic|internet)-password|--with-decryption|get-secret-value|--reveal"
+    r"|--show-secrets?|--plaintext|op://|bw get password|-field[= ]password|--decrypt)"
+    r"[^\n]{0,200}\r?\n(?P<next>[^\n]{1,400})"
 )
 # The fields of a printed row (``--output text`` is tab-separated).
 _FIELD: Final = re.compile(r"[^\s\"'`]{8,200}")
@@ -164,6 +166,6 @@ def _revealed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 PRINTED_RULES: Final[tuple[Rule, ...]] = (
     Rule(KIND, ENTROPY, _PRINTED_RE, on_lowercase=True, spans=_printed_spans),
     Rule(KIND, ENTROPY, _FOREIGN_LABEL_RE, spans=_foreign_spans),
-    Rule("password", ENTROPY, _REVEALED_RE, on_lowercase=True, spans=_revealed_spans),
+    Rule("password", ENTROPY, _REVEALED_RE, spans=_revealed_spans),
 )
 """Run with the net (:data:`comodor.brain.redaction.LAST_LINE`)."""
