@@ -40,6 +40,7 @@ def test_words_then_digits_and_a_typed_tail_have_a_picked_passwords_shape(value:
         "Win32.Release.2019MSVC",
         "migration_0012_auto",
         "%Y-%m-%d",
+        "type.value.base10Value",
     ],
 )
 def test_slugs_files_attributes_and_formats_are_no_typed_passphrase(value: str) -> None:
