@@ -314,6 +314,43 @@ def typed_on(value: str) -> bool:
     return not named or not words_after_digits(tail)
 
 
+# A passphrase a person typed: words joined by a separator (or run together in camel case),
+# then digits and a few characters typed on (``Kestrel.biscuit.3902TCUDB``,
+# ``CobaltPistachio.6009Jiw``, ``Waffle.nebula.2883wdb``, ``Riverbank*soleil*43idnnq``).
+_PASSPHRASE: Final = re.compile(
+    r"[A-Za-z]{3,14}(?:(?P<sep>[._*#!+~%^&-])[A-Za-z]{3,14}|[A-Z][a-z]{2,13}){0,3}"
+    r"(?P<last>[._*#!+~%^&-]?)(?P<digits>[0-9]{2,6})(?P<tail>[A-Za-z][A-Za-z0-9]{1,5})"
+)
+_TAIL_VOWELS: Final = frozenset("aeiouyAEIOUY")
+# Separators no name puts between its words (``.``, ``_`` and ``-`` are names' and hosts').
+_TYPED_SEPARATORS: Final = frozenset("*#!+~%^&")
+
+
+def typed_passphrase(value: str) -> bool:
+    """``Kestrel.biscuit.3902TCUDB``: words, then digits and characters typed on.
+
+    No name is so made: an attribute or a module never starts with a digit after its dot
+    (``np.float64``), a file's suffix follows no digits (``report.2024.pdf``), and an
+    identifier's words come after its digits in a word's casing (``Int32Array``); a slug's
+    last word is a word (``release-notes-2024draft``). So the tail after the digits must be
+    typed -- upper case in it, or letters no word is (``wdb``, ``rzadr``) -- or the words
+    joined by a symbol no name holds (``Gecko*marmot*9910uwgkq``). The digits stand apart
+    from the words (a name glues them: ``type.value.base10Value``).
+    """
+    m = _PASSPHRASE.fullmatch(value)
+    if m is None or not m.group("last"):
+        return False  # base10Value, utf8Encoder: a name glues its digits to a word
+    if {m.group("sep"), m.group("last")} & _TYPED_SEPARATORS:
+        return True
+    if len(m.group("digits")) < 3:
+        return False  # v1.x86_64bit, ...: two digits after a dot or a dash are a version's
+    tail = m.group("tail")
+    letters = "".join(c for c in tail if c.isalpha())
+    if any(c.isupper() for c in letters) or (len(tail) >= 4 and len(letters) < len(tail)):
+        return True  # 6009Jiw, 9957i2xl: a case or a digit among the letters, as typed
+    return not _TAIL_VOWELS & set(letters) or not word_like(letters)
+
+
 def random_letters(value: str) -> bool:
     """``CWPkdhknvPkJCkWt``: a drawn key of letters only, its cases flipping at random.
 

@@ -19,10 +19,14 @@
   {"value": X}``) and maps named for secrets (``"apikeys": {"acme": X}``);
 * :mod:`.blocks` -- a secret's name and its value with a block or a call between them
   (``let(:api_token) { 'X' }``, ``def api_key; "X"; end``, ``get apiKey() { return "X" }``);
+* :mod:`.escaped` -- a secret literal escaped by its host syntax (T-SQL ``N'Ligh''th0use!'``,
+  PowerShell ``"a`$b"``);
 * :mod:`.glued` -- a key or a password glued to a one-letter flag (``-a<hex>``, ``-p<pw>``);
 * :mod:`.net` -- the last line, which knows no format: a secret-shaped value (a random draw,
   a person's pick) standing where a value stands near a secret word, in any syntax or on the
   line after it, and a person's password by its shape alone;
+* :mod:`.prose` -- a password stated in a sentence, in any language (``the password for
+  staging is X``, ``La password del database è X``, ``密码是X``, ``비밀번호는 X``);
 * :mod:`.spaced` -- app passwords in four groups of four letters with blanks between
   (``abcd efgh ijkl mnop``), on a line that says password or login;
 * :mod:`.printed` -- the net's neighbour: what a tool prints when it makes a credential
@@ -47,12 +51,14 @@ from .blocks import BLOCK_RULES
 from .command_lines import COMMAND_RULES
 from .config_lines import CONFIG_LINE_RULES
 from .entropy import ENTROPY_RULES
+from .escaped import ESCAPED_RULES
 from .glued import GLUED_RULES
 from .keys import KEY_RULES
 from .named_fields import CONTEXT_RULES
 from .net import NET_RULES
 from .placement import PLACEMENT_RULES
 from .printed import PRINTED_RULES
+from .prose import PROSE_RULES
 from .providers import PROVIDER_RULES
 from .records import RECORD_RULES
 from .spaced import SPACED_RULES
@@ -66,14 +72,22 @@ RULES: Final[tuple[Rule, ...]] = (
     *CONFIG_LINE_RULES,
     *RECORD_RULES,
     *BLOCK_RULES,
+    *ESCAPED_RULES,
     *GLUED_RULES,
     *NET_RULES,
+    *PROSE_RULES,
     *SPACED_RULES,
     *PRINTED_RULES,
     *ENTROPY_RULES,
 )
 
-LAST_LINE: Final[tuple[Rule, ...]] = (*NET_RULES, *SPACED_RULES, *PRINTED_RULES, *ENTROPY_RULES)
+LAST_LINE: Final[tuple[Rule, ...]] = (
+    *NET_RULES,
+    *PROSE_RULES,
+    *SPACED_RULES,
+    *PRINTED_RULES,
+    *ENTROPY_RULES,
+)
 """The rules that need no format: the secret-shaped-value nets and the random-token net.
 
 Run alone (``redact(text, rules=LAST_LINE)``) they say how much of a batch of kinds nobody

@@ -38,6 +38,7 @@ from typing import Final
 
 from ..base import ASSIGNMENT, WORD, Rule, group, has_entropy, shannon_entropy
 from ..values import chosen, is_reference, is_template, random_letters, typed_on
+from .net import PICKED, shape
 from .placement import password_shaped, token_shaped
 
 _VALUE: Final = r"(?P<secret>\"[^\"\n]{1,256}\"|'[^'\n]{1,256}'|[^\s\"'`|;&<>]{1,256})"
@@ -91,7 +92,7 @@ def _rest_of_command(text: str, start: int, reach: int = 400) -> str:
 
 # --- a short -p/-P after a user ------------------------------------------------------------------
 
-_SHORT_P_RE: Final = re.compile(r"[ \t]-[pP](?:[ \t]+|(?=[\"']))" + _VALUE)
+_SHORT_P_RE: Final = re.compile(r"[ \t]-(?P<flag>[pPwW])(?:[ \t]+|(?=[\"']))" + _VALUE)
 _USER_NAMED: Final = re.compile(
     r"(?:^|[ \t])(?:-u|-U|--user(?:name)?|-user(?:name)?|-l)(?:[ \t]+|=)[^\s-]|[ \t]login[ \t]"
 )
@@ -104,7 +105,25 @@ def _classify_short_p(m: re.Match[str], text: str) -> str | None:
     before = _command_before(m, text)
     if not _USER_NAMED.search(before) and not _NAMES_PASSPHRASE.search(before):
         return None  # gpg-preset-passphrase --preset -P X: the command says what -P takes
-    return "password" if literal_credential(group(m, text, "secret") or "") else None
+    value = group(m, text, "secret") or ""
+    if m.group("flag") in "wW" and not _picked_for_w(value, before):
+        return None  # psql -w: "never prompt", a flag that takes no value
+    return "password" if literal_credential(value) else None
+
+
+# A host flag, beside the user's: a database client's command line (``vsql -h H -U u -w X``).
+_HOST_NAMED: Final = re.compile(r"(?:^|[ \t])(?:-h|-H|-S|--host(?:name)?)(?:[ \t]+|=)[^\s-]")
+
+
+def _picked_for_w(value: str, before: str) -> bool:
+    """Whether ``-w``/``-W`` takes *value* as a password: a client given a host and a user.
+
+    ``-w`` is a password flag to some database clients (``vsql``, ``ldapsearch``'s ``-w``)
+    and a switch to others (``psql -w``: never prompt), so the value must have a credential's
+    shape of its own, and the command name a host as well as a user.
+    """
+    inner = _unquote(value)
+    return bool(_HOST_NAMED.search(before)) and (shape(inner) >= PICKED or token_shaped(inner))
 
 
 # --- -storepass X, -passwd X, -setcookie X -------------------------------------------------------

@@ -76,6 +76,7 @@ from ..values import (
     random_letters,
     secret_name,
     typed_on,
+    typed_passphrase,
     word_like,
     words_after_digits,
     wordy,
@@ -129,6 +130,9 @@ _GAP: Final = re.compile(
 # A value: no blank, no quote, no bracket (a call or an index is code), no separator of lists
 # or query strings.
 _VALUE: Final = re.compile(r"[^\s\"'`<>,;(){}\[\]&|\\]{4,200}")
+# A quoted value may hold what ends an unquoted one: ``PASSWD = `Nebula;9234wNFLE` `` in an
+# ini file, ``"pw": "a&b|c"``. Brackets still make it code.
+_QUOTED_VALUE: Final = re.compile(r"[^\s\"'`(){}\[\]\\]{4,200}")
 # What may follow an unquoted value: nothing, a blank, or a delimiter that closes it.
 _VALUE_END: Final = frozenset(" \t\r\n,;)}]&|<\"'\\")
 # Further along the line: quoted literals and blank-separated words.
@@ -320,6 +324,9 @@ def shape(value: str) -> int:
         return RANDOM  # /QXFO9KxqHyqCWXZIt2/TD1U2ARHgXJN: base64 that starts with a slash
     if (value.isalnum() or not _NOT_TYPED.search(value)) and typed_on(value):
         return PICKED  # Orbit31TrvRrue: no word after the digits, so no type's name
+    if typed_passphrase(value):
+        # Kestrel%mariposa%126eRB: no attribute starts with digits, no format so ends
+        return RANDOM if not wordy(value) and _drawn(value) else PICKED
     if _code(value):
         return 0
     if not wordy(value) and (_drawn(value) or random_letters(value)):
@@ -379,11 +386,11 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
     gap = _GAP.match(text, name_end)
     if gap is None or gap.end() == name_end:
         return None
-    m = _VALUE.match(text, gap.end())
+    quote = gap.group("quote")
+    m = (_QUOTED_VALUE if quote else _VALUE).match(text, gap.end())
     if m is None:
         return None
     start, end = m.span()
-    quote = gap.group("quote")
     if quote:
         if not text.startswith(quote, end):
             return None  # the quoted value holds something a value does not
@@ -627,9 +634,10 @@ _BLOCK_VALUE: Final = re.compile(
 # What the line after a secret's name that ends its line may hold as its value (``$ cat
 # ~/.x/access-token`` then the token, ``- name: registry-password`` then ``value: X``,
 # ``expect "password:"`` then ``send "X"``): a value alone, a YAML field named for a value,
-# or one word and a quoted literal.
+# or one word and a quoted literal. A value alone may hold a ``#`` (``Cobalt#fjord#117mSl3``):
+# only one that starts its line is a comment.
 _NEXT_LINE_VALUE: Final = re.compile(
-    r"[ \t]*(?:(?P<alone>[^\s\"'`<>,;#]{8,200})(?:\"\"\"|'''|[,;])?"
+    r"[ \t]*(?:(?P<alone>[^\s\"'`<>,;#][^\s\"'`<>,;]{7,199})(?:\"\"\"|'''|[,;])?"
     r"|(?:-[ \t]+)?[\"']?[\w.-]{0,24}(?i:value|val|data)[\"']?[ \t]*[:=][ \t]*(?P<vq>[\"']?)"
     r"(?P<value>[^\"'\s\\]{4,200})(?P=vq)"
     r"|[a-z][\w-]{0,24}[ \t]+(?P<wq>[\"'])(?P<said>[^\"'\s\\]{4,200}?)(?:\\[rn])*(?P=wq))"

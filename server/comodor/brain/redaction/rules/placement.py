@@ -16,7 +16,8 @@ the *places* credentials are written, and take whatever stands there.
   token-shaped literal passed to any call or constructor (``Github("...")``);
 * tools' own password syntax (``openssl -passout pass:X``, ``zip -P``, ``7z -p``,
   ``ssh-keygen -N``), expect scripts answering a password prompt, a CLI's ``login <token>``;
-* ``Basic <base64 of user:password>`` anywhere (an nginx ``proxy_set_header``, a log line);
+* ``Basic <base64 of user:password>`` anywhere (an nginx ``proxy_set_header``, a log line),
+  and a ``user:password`` literal handed to a base64 encoder (``btoa("u:X")``);
 * the literal default of a variable or setting named for a secret: ``ENV.fetch("X_PASSWORD")
   { "lit" }``, ``process.env.X_SECRET || "lit"``, ``${X_TOKEN:-lit}``;
 * crypt(3) password hashes (``.htpasswd``, ``/etc/shadow``) and bech32 secret keys whose
@@ -57,6 +58,7 @@ from ..values import (
     ordered_fraction,
     secret_name,
     typed_on,
+    typed_passphrase,
     wordy,
 )
 
@@ -262,7 +264,7 @@ def _dsn_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 
 _STRING: Final = re.compile(r"(?P<q>[\"'`])(?P<body>(?:[^\"'`\\\n]|\\.){0,256}?)(?P=q)")
 _AUTH_CALL_RE: Final = re.compile(
-    r"(?P<call>login|logon|signin|sign_in|authenticate|simple_bind_s|simple_bind|basicauth|digestauth"
+    r"(?P<call>login|logon|signin|sign_in|authenticate|simple_bind_s|simple_bind|basicauth|digestauth|userinfo"
     r"|getconnection|connect|credentials?|auth|basic)[ \t]*(?P<eq>=[ \t]*)?\("
 )
 _USER_THEN_PASSWORD: Final = frozenset(
@@ -280,12 +282,15 @@ _USER_THEN_PASSWORD: Final = frozenset(
         "credentials",
         "auth",
         "basic",  # OCaml's `Basic ("user", "password"), an auth scheme's constructor
+        "userinfo",  # nats.UserInfo("svc", "password"): a client's option
     }
 )
 
 
 # Names that may be glued to a word before them: HTTPBasicAuth(, userLogin(, getConnection(.
-_GLUED_OK: Final = frozenset({"basicauth", "digestauth", "login", "signin", "getconnection"})
+_GLUED_OK: Final = frozenset(
+    {"basicauth", "digestauth", "login", "signin", "getconnection", "userinfo"}
+)
 
 
 def _arguments(text: str, start: int, reach: int = 400) -> list[tuple[int, int, bool]] | None:
@@ -334,6 +339,8 @@ def password_shaped(value: str) -> bool:
     """A literal that looks chosen as a password: letters with digits or symbols, no spaces."""
     if not _PASSWORD_SHAPE.fullmatch(value) or is_reference(value) or is_template(value):
         return False
+    if typed_passphrase(value):
+        return True  # Zorro.bluebird.5585v80: words, digits and a typed tail, no host name
     if "://" in value or value.count(".") >= 2 or "@" in value or "/" in value:
         return False  # an address, a host name, a path
     has_letter = any(c.isalpha() for c in value)
@@ -465,10 +472,30 @@ def _classify_token_arg(m: re.Match[str], text: str) -> str | None:
     one_kind = (
         _HEX_ONLY.fullmatch(core) or _UUID.fullmatch(core) or core.isupper() or core.islower()
     )
-    # Hex, UUIDs and one-case strings are common data; only auth-ish callees take them.
-    if one_kind and not (_AUTH_HINT.search(name) or (last[:1].isupper() and len(core) >= 32)):
+    # Hex, UUIDs and one-case strings are common data; only auth-ish callees take them, or a
+    # call given an id and then this draw (``StreamChat.getInstance('key', '<secret>')``).
+    if one_kind and not (
+        _AUTH_HINT.search(name)
+        or (last[:1].isupper() and len(core) >= 32)
+        or (not _HEX_ONLY.fullmatch(core) and _after_an_id(text, paren, m.start()))
+    ):
         return None
     return "token"
+
+
+# The first argument of a call, a short literal: an app's id or key before its secret.
+_ID_LITERAL: Final = re.compile(r"\([ \t]*(?P<q>[\"'`])[A-Za-z0-9_-]{6,40}(?P=q)[ \t]*,[ \t]*$")
+
+
+def _after_an_id(text: str, paren: int, start: int) -> bool:
+    """Whether a drawn literal is a call's second argument after an id literal: a key pair.
+
+    SDKs take an app's key and its secret positionally (``getInstance('xrs0448dahd0',
+    '<secret>')``, ``Pusher(appId, key, secret)``); a one-case draw of 32 characters or more
+    in that place is the secret, where alone it might be an id of some record (hex is left:
+    ``lookup('sha256', '<digest>')``).
+    """
+    return text[start] == "," and _ID_LITERAL.match(text, paren, start + 1) is not None
 
 
 # A call or constructor named for credentials: new NetworkCredential("svc", "..."),
@@ -648,6 +675,26 @@ def _env_default_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return []
 
 
+# A ``user:password`` literal being encoded, as Basic credentials are before they are sent:
+# ``base64Encode(utf8.encode('admin:X'))``, ``btoa("u:X")``, ``b64encode(b"u:X")``,
+# ``Convert.ToBase64String(Encoding.UTF8.GetBytes("u:X"))``, ``[]byte("u:X")`` to Go's
+# ``EncodeToString``. The encoder's name is the anchor, as each language spells it: read
+# case-blind, every ``base`` and ``encode`` of a file would be tried. One call may wrap the
+# literal.
+_ENCODED_PAIR_RE: Final = re.compile(
+    r"(?:b64encode|btoa|base64Encode|encode64|Base64\.encode|ToBase64String|GetBytes"
+    r"|utf8\.encode|Buffer\.from|EncodeToString|base64_encode)[ \t]*\("
+    r"(?:[\w.]{1,30}\([ \t]*)?(?:\[\]byte\()?[bu]?(?P<q>[\"'`])"
+    r"[\w.@+-]{1,64}:(?P<secret>[^\s\"'`:]{4,128})(?P=q)"
+)
+
+
+def _classify_encoded_pair(m: re.Match[str], text: str) -> str | None:
+    """A password-shaped part after the user's: ``btoa("foo:bar")`` is a test's, not one."""
+    value = group(m, text, "secret") or ""
+    return "basic-auth" if password_shaped(value) or typed_on(value) else None
+
+
 PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule(
         "password",
@@ -700,6 +747,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _EXPECT_SEND_RE, _classify_expect_send, WORD),
     Rule("token", STRUCTURAL, _CLI_LOGIN_RE, _classify_cli_login, WORD),
     Rule("basic-auth", STRUCTURAL, _BASIC_RE, _classify_basic, WORD, on_lowercase=True),
+    Rule("basic-auth", STRUCTURAL, _ENCODED_PAIR_RE, _classify_encoded_pair),
     Rule(
         "bech32-secret-key",
         STRUCTURAL,

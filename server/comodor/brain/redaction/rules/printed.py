@@ -12,7 +12,9 @@ not a name and its value in any syntax:
   so the value is read to the end of its line;
 * **a label in Japanese, Chinese, Korean or Russian** (``パスワード：X``, ``密码: X``,
   ``пароль: X``) with an ASCII or a full-width colon. These needles are not ASCII, so the
-  engine looks for them with ``str.find``, which answers at once on an ASCII text.
+  engine looks for them with ``str.find``, which answers at once on an ASCII text;
+* **what a command that reveals a stored secret prints** on the line after it (``security
+  find-generic-password -w``, ``aws ssm get-parameter --with-decryption``, ``pass show``).
 """
 
 from __future__ import annotations
@@ -121,8 +123,49 @@ def _foreign_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return [m.span("secret")] if shape(value) >= PLAIN or _made_shape(value, _CALL) else []
 
 
+# A command that prints a stored secret in the clear: a keychain's ``-w``, a parameter store
+# asked to decrypt, a secrets manager's value, a password manager's ``show``/``read``/``get``.
+# Its output is the line after it. Anchored on the words that ask for the clear value, rarer
+# in code than any secret word; case-sensitive (flags are lower case), so the engine checks a
+# needle's place before the regex runs, and none starts as common code does (``pass show``
+# would be tried at every ``pass``, ``versions access`` at every ``version``).
+_REVEALED_RE: Final = re.compile(
+    r"(?:-(?:generic|internet)-password|--with-decryption|get-secret-value|--reveal"
+    r"|--show-secrets?|--plaintext|op://|bw get password|-field[= ]password|--decrypt)"
+    r"[^\n]{0,200}\r?\n(?P<next>[^\n]{1,400})"
+)
+# The fields of a printed row (``--output text`` is tab-separated).
+_FIELD: Final = re.compile(r"[^\s\"'`]{8,200}")
+
+
+def _revealed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The secret a revealing command printed: its line alone, or the fields of its row.
+
+    A line alone is taken with any credential's shape (``J1kPkSunfl0w3r9357-``); in a row
+    (``PARAMETER  arn:...  SecureString  X  3``) only a picked or drawn field is, not the
+    ARN, the date or the type beside it.
+    """
+    if not _PROMPT.match(text, line_start(text, m.start(), 400)):
+        return []  # the words in code or prose, not a command that was run
+    start, end = m.span("next")
+    line = text[start:end].rstrip("\r")
+    stripped = line.strip()
+    if not stripped or _PROMPT.match(line):
+        return []
+    if len(stripped.split()) == 1:
+        at = start + line.index(stripped)
+        made = shape(stripped) >= PLAIN or _made_shape(stripped, _CALL)
+        return [(at, at + len(stripped))] if made else []
+    return [
+        f.span()
+        for f in _FIELD.finditer(text, start, start + len(line))
+        if shape(f.group()) >= PICKED and ":" not in f.group()
+    ]
+
+
 PRINTED_RULES: Final[tuple[Rule, ...]] = (
     Rule(KIND, ENTROPY, _PRINTED_RE, on_lowercase=True, spans=_printed_spans),
     Rule(KIND, ENTROPY, _FOREIGN_LABEL_RE, spans=_foreign_spans),
+    Rule("password", ENTROPY, _REVEALED_RE, spans=_revealed_spans),
 )
 """Run with the net (:data:`comodor.brain.redaction.LAST_LINE`)."""

@@ -1,0 +1,202 @@
+"""Credentials stated where no syntax names them, and look-alikes in the same places left alone.
+
+Families added against the eighth batch's tune misses, each written for the general fact
+rather than the kind: a typed passphrase's shape, a password stated in a sentence in any
+language, the output of a command that reveals a stored secret, a literal escaped by its host
+syntax, a ``user:password`` literal handed to a base64 encoder, positional credentials.
+"""
+
+from __future__ import annotations
+
+import pytest
+from comodor_lsp.brain.redaction.redactor import redact
+from comodor_lsp.brain.redaction.rules.net import PICKED, shape
+from comodor_lsp.brain.redaction.values import typed_passphrase
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Kestrel.biscuit.3902TCUDB",
+        "CobaltPistachio.6009Jiw",
+        "Waffle.nebula.2883wdb",
+        "Riverbank*soleil*43idnnq",
+        "Sunflower-bluebird-5474rzadr",
+        "Kestrel%mariposa%126eRB",
+    ],
+)
+def test_words_then_digits_and_a_typed_tail_have_a_picked_passwords_shape(value: str) -> None:
+    assert typed_passphrase(value)
+    assert shape(value) >= PICKED
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "release-notes-2024draft",
+        "report.2024.pdf",
+        "np.float64",
+        "backup.daily.2024jan",
+        "Win32.Release.2019MSVC",
+        "migration_0012_auto",
+        "%Y-%m-%d",
+        "type.value.base10Value",
+    ],
+)
+def test_slugs_files_attributes_and_formats_are_no_typed_passphrase(value: str) -> None:
+    assert not typed_passphrase(value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The password for the staging db is Waffle-juniper-8689DE9 thanks",
+        "Password for the staging DB: Kestrel.biscuit.3902TCUDB",
+        "the password to the staging server is Tiger42xY!z.",
+        "Ciao! La password del database di staging è Waffle-juniper-8689DE9 — grazie.",
+        "Das Passwort für den Server ist Kestrel.biscuit.3902TCUDB.",
+        "le mot de passe est Gecko*marmot*9910uWgkQ",
+        "测试环境数据库密码是BluebirdBluebird*97006p3wP，用户名 admin。",
+        "密码为：Bluebird*97006p3wP，谢谢",
+        "스테이징 DB 비밀번호는 Waffle.nebula.2883wdb 입니다.",
+        "Mật khẩu máy chủ thử nghiệm là Mariposa_gecko_7833UC7V, tài khoản là deploy nhé.",
+        "كلمة المرور لقاعدة البيانات هي KirscheSaturn#86367BE واسم المستخدم admin",
+        "Пароль от базы — Waffle.nebula.2883wdb",
+    ],
+)
+def test_a_password_stated_in_a_sentence_in_any_language_is_not_stored(text: str) -> None:
+    redacted = redact(text)
+    assert "[REDACTED:" in redacted
+    for secret in ("8689DE9", "3902TCUDB", "Tiger42xY", "9910uWgkQ", "97006p3wP", "2883wdb"):
+        assert secret not in redacted
+    assert "7833UC7V" not in redacted and "86367BE" not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "if password is None:",
+        "password is required",
+        "La password è obbligatoria",
+        "password was changed to something stronger",
+        "Das Passwort ist zu kurz.",
+        "密码是必填项",
+        "비밀번호는 8자 이상이어야 합니다.",
+        "Mật khẩu là bắt buộc.",
+        "assert user.password is not None and user.password_hash",
+    ],
+)
+def test_sentences_about_passwords_with_no_value_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("$ security find-generic-password -a jdoe -s smtp-relay -w\nJ1kPkSunfl0w3r9357-", "J1kPk"),
+        ("$ op read op://prod/db/password\nWaffle.nebula.2883wdb", "2883wdb"),
+        (
+            "$ aws ssm get-parameter --name /p/db --with-decryption --output text\n"
+            "PARAMETER\tarn:aws:ssm:eu-west-1:1:parameter/p/db\ttext\t/p/db\tSecureString"
+            "\tGecko.pancake.4588Aerc\t3",
+            "4588Aerc",
+        ),
+        ("$ cat .vault_pass\nCobalt#fjord#117mSl3\n$ ansible-playbook site.yml", "117mSl3"),
+    ],
+)
+def test_what_a_command_revealing_a_stored_secret_prints_is_not_stored(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "parser.add_argument('--with-decryption')\nfoo = bar(x)",
+        "$ aws ssm get-parameter --name /p/db --with-decryption --output text\nERROR: not found",
+        "# comment\nvalue",
+    ],
+)
+def test_revealing_words_in_code_or_an_error_after_them_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("    @rmtpassword = N'Ligh''thouseLighthouse!6053YHmT';", "thouseLighthouse"),
+        (
+            '$c = (ConvertTo-SecureString -AsPlainText -Force "HZiQp`$H3dg3h0g8426_")',
+            "H3dg3h0g8426",
+        ),
+        ("PASSWD   = `NebulaHedgehog;9234wNFLE`", "9234wNFLE"),
+    ],
+)
+def test_a_secret_escaped_by_its_host_syntax_is_redacted_whole(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "SELECT 'it''s' AS x",
+        'msg = "say ""hello"" now"',
+        'Write-Host "Cost: `$5 today"',
+        "name = N'O''Brien'",
+    ],
+)
+def test_escaped_quotes_in_ordinary_strings_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("final b = 'Basic ' + base64Encode(utf8.encode('admin:Gecko*marmot*9910uWgkQ'));", "9910"),
+        ('h := base64.StdEncoding.EncodeToString([]byte("ci:Tiger42xY!z"))', "Tiger42"),
+        ("const h = btoa('deploy:Waffle.nebula.2883wdb');", "2883wdb"),
+    ],
+)
+def test_a_user_and_password_handed_to_a_base64_encoder_is_not_stored(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text", ['btoa("foo:bar")', 'Buffer.from("localhost:8080")', "b64encode(b'key:value')"]
+)
+def test_encoded_pairs_that_are_no_credentials_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ('nats.Connect(url, nats.UserInfo("orders-svc", "PistachioSaturn*7360FEus"))', "7360"),
+        (
+            "StreamChat.getInstance('xrs0448dahd0', "
+            "'3vbcbd8qmes83t7o6czcu79jsqku9mz8elwykyewrknax57stmvhd3w1diaowtlg');",
+            "3vbcbd8",
+        ),
+        ('$m = new mysqli("localhost", "shop", "Zorro.bluebird.5585v80", "shop");', "5585v80"),
+        ('.auth.basic("ci", "Hedgehog.biscuit.7838ahwF")', "7838ahwF"),
+        ("$ vsql -h vertica.example -d a -U dbadmin -w 'IU6dP4nc4k34071_' -c 'x'", "IU6dP4"),
+    ],
+)
+def test_a_credential_passed_positionally_is_not_stored(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "lookup('abcdefgh', 'd41d8cd98f00b204e9800998ecf8427ed41d8cd98f00b204e9800998ecf8427e')",
+        "nats.UserInfo(user, password)",
+        "$ psql -h db -U postgres -w mydb123",
+        '$m = new mysqli("localhost", "shop", "db.internal.example", "shop");',
+    ],
+)
+def test_positional_look_alikes_are_left_alone(text: str) -> None:
+    assert redact(text) == text
