@@ -53,7 +53,19 @@ non-English messages and newer providers' formats elsewhere) less common but rea
   escaped the way tools write them (Go's ``\\u0026``, CDATA, ``\\|`` in Markdown tables, doubled
   SQL quotes, PowerShell backticks, C escapes, properties continuation lines, URL-encoding).
 
-First look: not yet taken.
+First look, by the lead (``python -m bench.redaction --arm eighth``, 20 seeds, a kind "stored"
+when an 8-character piece of its secret survives ``redact`` in any run), once per part. The split
+was committed (``41caf8f``) before the redactor first ran on the batch. On the redactor as the
+stop found it, with the stop's leak fixes for earlier batches (``5dacc15``): **23 of 178 tune and
+19 of 88 held-out kinds stored** (42 of 266, 16 %; the held-out part counted, not named). The last
+line alone (every named rule off, caught in every seed of 0-4) caught 131 of 178 tune and 61 of 88
+held-out kinds (72 %). Rules were then changed by a helper looking at tune misses only (printed
+through a script that names tune kinds alone), each for a family (a typed passphrase's shape, a
+password stated in a sentence in any language, what a command that reveals a stored secret prints,
+values escaped by their host syntax, positional credentials, ``user:password`` handed to a base64
+encoder), until tune stored 4 of 178. The held-out part, looked at once after that (``00169eb``):
+**12 of 88 stored (14 %)** -- the held-out result: tuning carried 7 of 19 over (22 % -> 14 %),
+about as the fourth batch's did (20 -> 14 of 88).
 """
 
 from __future__ import annotations
