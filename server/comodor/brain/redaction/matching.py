@@ -307,16 +307,23 @@ class _Prefixes:
         self._pieces = {
             length: np.array(sorted(by), dtype=np.int64) for length, by in self._by_piece.items()
         }
-        # By piece length and piece, the prefixes longer than their piece, when more than one
-        # share it (see :meth:`_longer_places`).
-        self._longer: dict[int, dict[int, tuple[str, ...]]] = {
-            length: {
-                piece: longer
-                for piece, group in by.items()
-                if len(longer := tuple(n for n in group if len(n) > length)) > 1
-            }
-            for length, by in self._by_piece.items()
-        }
+        # The prefixes longer than their piece, by piece, each with the exact number of its
+        # next (up to four) characters and the shift that reads as many (see _longer_found).
+        longer = sorted(
+            (piece, needle) for piece, group in self._by_piece[4].items() for needle in group
+        )
+        longer = [(piece, needle) for piece, needle in longer if len(needle) > _LONGEST_PIECE]
+        self._longer = [needle for _, needle in longer]
+        self._longer_pieces = np.array([piece for piece, _ in longer], dtype=np.int64)
+        self._longer_next = np.array([_exact(n[4:8]) for n in self._longer], dtype=np.int64)
+        self._longer_shift = np.array(
+            [7 * (8 - min(len(n), 8)) for n in self._longer], dtype=np.int64
+        )
+        # Those whose next four characters do not decide: longer, or holding the "?" a
+        # non-ASCII character of the text also reads as.
+        self._longer_checked = frozenset(
+            i for i, n in enumerate(self._longer) if len(n) > 8 or "?" in n
+        )
 
     def find(self, lowered: str) -> tuple[dict[str, list[int]], set[int]]:
         """Where each prefix occurs in *lowered* (already lower-cased), and lengths left out.
@@ -328,9 +335,9 @@ class _Prefixes:
         import numpy as np  # only long texts come here: a server starts without numpy
 
         # One byte per character (non-ASCII ones become "?"), so positions carry over; NULs
-        # after the text (no prefix holds one), so every place reads four characters.
+        # after the text (no prefix holds one), so every place reads eight characters.
         encoded = lowered.encode("ascii", "replace")
-        raw = np.frombuffer(encoded + bytes(_LONGEST_PIECE), dtype=np.uint8)
+        raw = np.frombuffer(encoded + bytes(2 * _LONGEST_PIECE), dtype=np.uint8)
         found: dict[str, list[int]] = {}
         if len(encoded) < 4:
             return found, {2, 3, 4}
@@ -338,33 +345,66 @@ class _Prefixes:
         if len(hits) > max(_MOST_HITS, len(encoded) // 16):
             return found, {2, 3, 4}
         for length, by_piece in self._by_piece.items():
-            at = hits[(bits & _PIECE_BITS[length]) != 0]
-            longer = self._longer[length]
-            for piece, places in self._places(raw, at, length):
-                rest = places
-                if piece in longer:  # where one of them may be: one test a place, not one each
-                    rest = [p for p in places if lowered.startswith(longer[piece], p)]
+            pieces, at = self._real(raw, hits[(bits & _PIECE_BITS[length]) != 0], length)
+            for piece, places in self._groups(pieces, at):
                 for needle in by_piece[piece]:
-                    at = places
-                    if len(needle) > length:
-                        at = [p for p in rest if lowered.startswith(needle, p)]
-                    if at:
-                        found[needle] = at
+                    if len(needle) == length:
+                        found[needle] = places
+            if length == _LONGEST_PIECE:
+                found.update(self._longer_found(raw, lowered, pieces, at))
         return found, set()
 
-    def _places(
-        self, raw: npt.NDArray[np.uint8], hits: npt.NDArray[np.intp], length: int
-    ) -> Iterator[tuple[int, list[int]]]:
-        """Each prefix piece of *length* characters found at some of *hits*, and its places.
+    def _longer_found(
+        self,
+        raw: npt.NDArray[np.uint8],
+        lowered: str,
+        pieces: npt.NDArray[np.int64],
+        at: npt.NDArray[np.intp],
+    ) -> dict[str, list[int]]:
+        """Where each prefix longer than its piece occurs, its piece found at *at*.
 
-        A piece is named by its exact number (see :func:`_exact`); its places are in order.
-        The table said exactly where a piece of two or three characters is; where a
-        four-character one is, only where its first three are.
+        Checked for every pair of a place and a longer prefix of its piece at once, on the
+        exact number of the place's next four characters: ``str.startswith`` for each pair
+        took ~0.2 ms of a 5,000-line correction (``cont`` 382 times, ten prefixes ``user``).
+        Only a prefix of more than eight characters is compared further, where the eight are.
         """
         import numpy as np
 
-        if not len(hits):
-            return
+        firsts = np.searchsorted(self._longer_pieces, pieces, side="left")
+        counts = np.searchsorted(self._longer_pieces, pieces, side="right") - firsts
+        total = int(counts.sum())
+        if not total:
+            return {}
+        # One entry a pair: the place, and the index of the prefix.
+        ends = np.cumsum(counts)
+        places = np.repeat(at, counts)
+        needles = np.repeat(firsts - (ends - counts), counts) + np.arange(total)
+        code = raw[places + 4].astype(np.int64)
+        for offset in range(5, 8):
+            code <<= 7
+            code |= raw[places + offset]
+        kept = (code >> self._longer_shift[needles]) == self._longer_next[needles]
+        needles, places = needles[kept], places[kept]
+        order = np.lexsort((places, needles))  # by prefix, then place: each list in order
+        found: dict[str, list[int]] = {}
+        for i, place in zip(needles[order].tolist(), places[order].tolist(), strict=True):
+            needle = self._longer[i]
+            if i in self._longer_checked and not lowered.startswith(needle, place):
+                continue
+            found.setdefault(needle, []).append(place)
+        return found
+
+    def _real(
+        self, raw: npt.NDArray[np.uint8], hits: npt.NDArray[np.intp], length: int
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.intp]]:
+        """The prefix pieces of *length* characters found at some of *hits*, and where.
+
+        A piece is named by its exact number (see :func:`_exact`). The table said exactly
+        where a piece of two or three characters is; where a four-character one is, only
+        where its first three are.
+        """
+        import numpy as np
+
         pieces = raw[hits].astype(np.int64)
         for offset in range(1, length):
             pieces <<= 7
@@ -375,8 +415,17 @@ class _Prefixes:
             nearest = np.minimum(np.searchsorted(wanted, pieces), len(wanted) - 1)
             real = wanted[nearest] == pieces
             pieces, at = pieces[real], hits[real]
-            if not len(pieces):
-                return
+        return pieces, at
+
+    @staticmethod
+    def _groups(
+        pieces: npt.NDArray[np.int64], at: npt.NDArray[np.intp]
+    ) -> Iterator[tuple[int, list[int]]]:
+        """Each piece of *pieces* and its places among *at*, in order."""
+        import numpy as np
+
+        if not len(pieces):
+            return
         order = np.argsort(pieces, kind="stable")  # stable: each group's places stay in order
         pieces, places = pieces[order], at[order].tolist()
         bounds = [0, *(np.flatnonzero(pieces[1:] != pieces[:-1]) + 1).tolist(), len(places)]
