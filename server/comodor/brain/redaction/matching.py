@@ -368,6 +368,23 @@ class _Prefixes:
         took ~0.2 ms of a 5,000-line correction (``cont`` 382 times, ten prefixes ``user``).
         Only a prefix of more than eight characters is compared further, where the eight are.
         """
+        found: dict[str, list[int]] = {}
+        # A slice of places at a time: a hostile text's pairs stay a few megabytes of arrays.
+        for begin in range(0, len(at), _PAIRS_OF):
+            end = begin + _PAIRS_OF
+            found_here = self._longer_slice(raw, lowered, pieces[begin:end], at[begin:end])
+            for needle, places in found_here.items():
+                found.setdefault(needle, []).extend(places)
+        return found
+
+    def _longer_slice(
+        self,
+        raw: npt.NDArray[np.uint8],
+        lowered: str,
+        pieces: npt.NDArray[np.int64],
+        at: npt.NDArray[np.intp],
+    ) -> dict[str, list[int]]:
+        """What :meth:`_longer_found` finds at a slice of its places."""
         import numpy as np
 
         firsts = np.searchsorted(self._longer_pieces, pieces, side="left")
@@ -432,6 +449,10 @@ class _Prefixes:
         for begin, end in itertools.pairwise(bounds):
             yield int(pieces[begin]), places[begin:end]
 
+
+# Places of four-character pieces checked for longer prefixes at a time (see
+# _Prefixes._longer_found): a piece heads at most ~13 prefixes, so ~50,000 pairs a slice.
+_PAIRS_OF: Final = 4096
 
 # Positions looked up per block: each block's arrays are reused from one block (and text) to
 # the next. Fresh arrays the size of a 5,000-line text cost the kernel ~700 page faults (1 ms
