@@ -33,7 +33,9 @@
    typical team holds, every one held out), ``--arm eighth`` for the eighth,
    ``tests/support/eighth_batch_secrets.py`` (266 kinds by a fifth fresh author: what a coding
    assistant meets in a workspace, in proportion), split again as the issue asks: a third held
-   out by a fixed seed before any run.
+   out by a fixed seed before any run; ``--arm ninth`` for the ninth,
+   ``tests/support/ninth_batch_secrets.py`` (212 kinds by a sixth fresh author writing as an
+   outside reviewer auditing a typical team would, split the same way).
 
 9. **A second opinion** (``--arm detect-secrets``, needs ``pip install detect-secrets``): which
    unlisted kinds Yelp's detect-secrets finds (in its file mode, and in its line-by-line
@@ -74,6 +76,7 @@ from tests.support import (
     eighth_batch_secrets,
     fifth_batch_secrets,
     fourth_batch_secrets,
+    ninth_batch_secrets,
     seventh_batch_secrets,
     sixth_batch_secrets,
     unseen_secrets,
@@ -243,6 +246,13 @@ HELD_OUT_BATCHES = {
         eighth_batch_secrets.TUNE,
         eighth_batch_secrets.HELD_OUT,
     ),
+    "ninth": HeldOutBatch(
+        "The ninth batch, by a fresh author writing as an outside reviewer, a third held out",
+        "tests/support/ninth_batch_secrets.py",
+        ninth_batch_secrets.build_ninth_batch,
+        ninth_batch_secrets.TUNE,
+        ninth_batch_secrets.HELD_OUT,
+    ),
 }
 
 
@@ -324,6 +334,7 @@ ARMS = (
     "sixth",
     "seventh",
     "eighth",
+    "ninth",
     "real-code",
     "correction",
     "speed",
