@@ -209,10 +209,61 @@ def _xml_close_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return [(start, end)]
 
 
+# A value wrapped by its host syntax: ``<password><![CDATA[X]]></password>``. The element rules
+# read text without ``<``, and CDATA exists to hold ``<`` and ``&``; found by the wrapper's
+# opening, which code hardly ever holds, then the element it opens is named.
+_CDATA_RE: Final = re.compile(r"<!\[CDATA\[(?P<secret>[^\n]{1,256}?)\]\]>")
+_CDATA_OPENER: Final = re.compile(
+    r"<(?P<tag>[A-Za-z_][A-Za-z0-9_.:-]{0,60})(?:[ \t][^<>\n]{0,120})?>$"
+)
+
+
+def _classify_cdata(m: re.Match[str], text: str) -> str | None:
+    """The CDATA section is the whole text of an element whose name says secret."""
+    opener = _CDATA_OPENER.search(text, max(0, m.start() - 200), m.start())
+    if opener is None or not text.startswith("</" + opener.group("tag"), m.end()):
+        return None
+    found = secret_name(opener.group("tag").rsplit(":", 1)[-1])
+    value = m.group("secret").strip()
+    if found is None or not value or is_reference(value) or is_template(value):
+        return None
+    kind, strong = found
+    return kind if strong or looks_random(value) else None
+
+
+# A record of a name and a value in sibling elements on one line: KeePass's XML export
+# (``<Key>Password</Key><Value ProtectInMemory="True">X</Value>``), a plist's ``<key>Token
+# </key><string>X</string>``. The element rules see a ``Key`` and a ``Value``, neither named
+# for a secret; the net reads the value only on the lines after a name ending its line.
+_SIBLING_RE: Final = re.compile(
+    r"</key>[ \t]*<(?P<tag>value|string|data)(?:[ \t][^<>\n]{0,120})?>"
+    r"(?P<secret>[^<>\n]{1,256})</(?P=tag)>"
+)
+_KEY_NAME: Final = re.compile(r"<key>(?P<name>[^<>\n]{1,80})$")
+
+
+def _classify_sibling(m: re.Match[str], text: str) -> str | None:
+    """The ``<Key>`` element just before names a secret; its sibling holds the value."""
+    name = _KEY_NAME.search(text.lower(), max(0, m.start() - 90), m.start())
+    found = secret_name(name.group("name")) if name is not None else None
+    value = (group(m, text, "secret") or "").strip()
+    if found is None or not value or MARKER_PREFIX in value or is_reference(value):
+        return None
+    kind, strong = found
+    return kind if strong or looks_random(value) else None
+
+
 # Oracle connect identifiers: sqlplus scott/tiger@//host:1521/service, CONNECT u/p@tns.
 _ORACLE_RE: Final = re.compile(
     r"(?P<tool>sqlplus|sqlldr|rman|expdp|impdp|dgmgrl|connect|conn)[ \t]+(?:-[a-z]+[ \t]+)*"
     r"[\"']?[a-z0-9_$#.]{1,64}/(?P<secret>[^\s/@\"']{1,128})@"
+)
+
+
+# The same identifier in Oracle's JDBC URL (``jdbc:oracle:thin:scott/X@//host:1521/svc``):
+# the thin driver takes ``user/password@`` where other URLs write ``user:password@``.
+_ORACLE_THIN_RE: Final = re.compile(
+    r"(?P<tool>thin|oci8?):[a-z0-9_$#.]{1,64}/(?P<secret>[^\s/@\"';]{1,128})@"
 )
 
 
@@ -350,6 +401,21 @@ def password_shaped(value: str) -> bool:
     has_symbol = any(not c.isalnum() and c not in "_-." for c in value)
     mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
     return has_letter and (has_digit or has_symbol) and (mixed or has_symbol or len(value) >= 12)
+
+
+# A Wi-Fi join call takes the network's name, then its passphrase: Arduino and ESP32's
+# ``WiFi.begin("ssid", "X")``, ``WiFi.softAP(...)``, ``wifiMulti.addAP(...)``, MicroPython's
+# ``wlan.connect("ssid", "X")``. No argument is named, so only the call says which is which.
+_WIFI_JOIN_RE: Final = re.compile(r"(?:wifi\.(?:begin|softap)|wifimulti\.addap|wlan\.connect)\(")
+
+
+def _wifi_join_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The second argument, when it is a literal shaped like a passphrase (not a variable)."""
+    args = _arguments(text, m.end())
+    if not args or len(args) < 2 or not args[0][2] or not args[1][2]:
+        return []
+    value = text[args[1][0] : args[1][1]]
+    return [args[1][:2]] if password_shaped(value) or typed_passphrase(value) else []
 
 
 def _auth_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
@@ -709,7 +775,10 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _XML_ELEMENT_RE, _classify_xml, on_lowercase=True),
     Rule("password", STRUCTURAL, _XML_ADD_RE, _classify_xml, on_lowercase=True),
     Rule("password", STRUCTURAL, _XML_CLOSE_RE, _classify_xml_close, spans=_xml_close_spans),
+    Rule("password", STRUCTURAL, _CDATA_RE, _classify_cdata),
+    Rule("password", STRUCTURAL, _SIBLING_RE, _classify_sibling, on_lowercase=True),
     Rule("password", STRUCTURAL, _ORACLE_RE, _classify_oracle, WORD, on_lowercase=True),
+    Rule("password", STRUCTURAL, _ORACLE_THIN_RE, _classify_oracle, WORD, on_lowercase=True),
     Rule("password", STRUCTURAL, _DSN_RE, _classify_dsn, spans=_dsn_spans),
     Rule("password", STRUCTURAL, _DIRECTIVE_RE, _classify_directive, WORD, on_lowercase=True),
     Rule(
@@ -719,6 +788,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         on_lowercase=True,
         spans=_auth_call_spans,
     ),
+    Rule("password", STRUCTURAL, _WIFI_JOIN_RE, on_lowercase=True, spans=_wifi_join_spans),
     Rule(
         "password",
         STRUCTURAL,
