@@ -263,7 +263,7 @@ _ORACLE_RE: Final = re.compile(
 # The same identifier in Oracle's JDBC URL (``jdbc:oracle:thin:scott/X@//host:1521/svc``):
 # the thin driver takes ``user/password@`` where other URLs write ``user:password@``.
 _ORACLE_THIN_RE: Final = re.compile(
-    r"(?P<tool>thin|oci8?):[a-z0-9_$#.]{1,64}/(?P<secret>[^\s/@\"';]{1,128})@"
+    r"(?P<tool>thin|oci8|oci):[a-z0-9_$#.]{1,64}/(?P<secret>[^\s/@\"';]{1,128})@"
 )
 
 
