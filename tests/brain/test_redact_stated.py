@@ -280,6 +280,16 @@ def test_siblings_and_columns_naming_no_secret_or_holding_prose_are_left_alone(t
         ("url=jdbc:oracle:thin:scott/KirscheSunflower.4821TvV9y@//orcl:1521/X", "4821TvV9y"),
         ("APP_KEYS=AAsIKDxEvNDAS/MGKvKrpQ==,xNUDSRJzjnx8yA4cM/gKhg==", "AAsIKDxEvNDAS"),
         ('export HF_TOKEN="${HF_TOKEN:-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}"', "DGIejQYdzz"),
+        ('BUNDLE_GEMS__CONTRIBSYS__COM: "7f6c97ec:8ce686d3"', "7f6c97ec:8ce6"),
+        (
+            "  network_key: [108, 141, 155, 35, 100, 3, 127, 171, 244, 42, 117, 199, 116, 31, 156,"
+            " 204]",
+            "171, 244",
+        ),
+        (
+            '  "secretKey": [12, 200, 1, 99, 45, 67, 89, 123, 145, 167, 189, 210, 232, 254, 3, 77]',
+            "232, 254",
+        ),
     ],
 )
 def test_a_credential_placed_where_its_syntax_says_so_is_not_stored(text: str, secret: str) -> None:
@@ -295,6 +305,12 @@ def test_a_credential_placed_where_its_syntax_says_so_is_not_stored(text: str, s
         "jdbc:oracle:thin:${user}/${password}@host:1521:x",
         "keys = sorted(AbstractFactoryBuilderXX==)",
         "from transformers import hf_AutoModelForSequenceClassificationXX",
+        'BUNDLE_BUILD__NOKOGIRI: "--use-system-libraries"',
+        'BUNDLE_PATH: "vendor/bundle"',
+        'BUNDLE_GEMS__CONTRIBSYS__COM: "${SIDEKIQ_CREDS}"',
+        "key = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]",
+        "public_key: [108, 141, 155, 35, 100, 3, 127, 171, 244, 42, 117, 199, 116, 31, 156, 204]",
+        "uint8_t aes_key[] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6, 0xab, 0xf7, 0x15};",
     ],
 )
 def test_calls_urls_and_names_like_them_without_a_literal_credential_are_left_alone(

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import re
 import urllib.parse
 from typing import Final
@@ -68,6 +69,17 @@ _NETRC_RE: Final = re.compile(r"password[ \t]+(?P<secret>[^\s\"'`]{2,256})")
 _NETRC_CONTEXT: Final = re.compile(
     r"(?:^|\s)(?:machine[ \t]+\S+|default)\s+(?:(?:login|account)[ \t]+\S+\s+){0,2}$"
 )
+
+
+_KEY_NAME_CHARS: Final = frozenset(ALNUM + "_.-\"'")
+
+
+def _reach_back(text: str, start: int, chars: frozenset[str], most: int) -> int:
+    """Where a run of *chars* ending at *start* begins, looking back at most *most* of them."""
+    limit = max(0, start - most)
+    while start > limit and text[start - 1] in chars:
+        start -= 1
+    return start
 
 
 def _classify_netrc(m: re.Match[str], text: str) -> str | None:
@@ -251,6 +263,57 @@ def _classify_sibling(m: re.Match[str], text: str) -> str | None:
         return None
     kind, strong = found
     return kind if strong or looks_random(value) else None
+
+
+# Bundler's credentials for a gem source: a key named for the host (dots written ``__``,
+# ``BUNDLE_GEMS__CONTRIBSYS__COM``) in ``.bundle/config`` or the environment, its value
+# ``user:password`` or a token. No secret word names it: the host in the key does.
+_BUNDLE_HOST_RE: Final = re.compile(
+    r"BUNDLE_(?P<host>[A-Z0-9_-]{1,120}__[A-Z0-9-]{2,24})[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"(?P<secret>[^\s\"']{8,256})"
+)
+# Settings whose keys hold ``__`` but no host: build flags and mirrors (``BUNDLE_BUILD__PG``).
+_BUNDLE_SETTINGS: Final = ("BUILD__", "MIRROR__", "SPECIFIC_PLATFORM")
+
+
+def _classify_bundle_host(m: re.Match[str], text: str) -> str | None:
+    """A host's credentials: ``user:password`` or a token, not a flag, a path or a reference."""
+    if m.group("host").startswith(_BUNDLE_SETTINGS):
+        return None
+    value = m.group("secret")
+    if is_reference(value) or is_template(value) or value.startswith(("-", "/", "http")):
+        return None
+    user, colon, password = value.partition(":")
+    if colon and user and len(password) >= 6:
+        return "basic-auth"
+    return "token" if looks_random(value) else None
+
+
+# A key written as its bytes: ``network_key: [1, 3, 5, ...]`` (Zigbee2MQTT), ``"secretKey":
+# [12, 200, ...]`` (a JSON dump of a Uint8Array). The value rules read one token; here sixteen
+# numbers or more, each a byte, under a key's name. Not C's ``{0x2b, 0x7e, ...}``: there the
+# array under a key's name is mostly a standard's test vector.
+_BYTE_ARRAY_RE: Final = re.compile(r"(?:key|secret)[\"']?[ \t]*[:=][ \t]*\[[ \t]*(?:0x)?[0-9]")
+_BYTE: Final = re.compile(r"[ \t]*(?:0x[0-9a-f]{1,2}|[0-9]{1,3})[ \t]*(?:,|(?=[\]}]))")
+_LEAST_BYTES: Final = 16
+
+
+def _byte_array_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The numbers of a byte array under a key's name, when they are as varied as a draw's."""
+    begin = _reach_back(text, m.start(), _KEY_NAME_CHARS, 60)
+    if secret_name(text[begin : m.start() + 6]) is None:
+        return []
+    start = text.index("[", m.start()) + 1
+    position, values = start, list[int]()
+    while (byte := _BYTE.match(text, position)) is not None and len(values) < 128:
+        number = byte.group().strip(" \t,")
+        values.append(int(number, 16) if number.startswith("0x") else int(number))
+        position = byte.end()
+    if len(values) < _LEAST_BYTES or max(values) > 255 or len(set(values)) < len(values) // 2:
+        return []
+    if sum(b - a == 1 for a, b in itertools.pairwise(values)) > len(values) // 4:
+        return []  # 0, 1, 2, 3...: a count, not a draw
+    return [(start, position)]
 
 
 # Oracle connect identifiers: sqlplus scott/tiger@//host:1521/service, CONNECT u/p@tns.
@@ -776,6 +839,8 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _XML_ADD_RE, _classify_xml, on_lowercase=True),
     Rule("password", STRUCTURAL, _XML_CLOSE_RE, _classify_xml_close, spans=_xml_close_spans),
     Rule("password", STRUCTURAL, _CDATA_RE, _classify_cdata),
+    Rule("basic-auth", STRUCTURAL, _BUNDLE_HOST_RE, _classify_bundle_host, WORD),
+    Rule("key", STRUCTURAL, _BYTE_ARRAY_RE, on_lowercase=True, spans=_byte_array_spans),
     Rule("password", STRUCTURAL, _SIBLING_RE, _classify_sibling, on_lowercase=True),
     Rule("password", STRUCTURAL, _ORACLE_RE, _classify_oracle, WORD, on_lowercase=True),
     Rule("password", STRUCTURAL, _ORACLE_THIN_RE, _classify_oracle, WORD, on_lowercase=True),
