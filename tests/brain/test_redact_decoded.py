@@ -3,15 +3,15 @@
 ``password%3DX``, are redacted as well as the plain text would be.
 
 No rule sees a name and a value where ``=`` and ``;`` are ``%3D`` and ``%3B``;
-:mod:`comodor.brain.redaction.decoded` reads those lines again, decoded, and maps what it finds
+:func:`comodor.brain.redaction.views.percent_view` reads those lines again, decoded, and maps what it finds
 back to the text.
 """
 
 from __future__ import annotations
 
 import pytest
-from comodor_lsp.brain.redaction.decoded import percent_view
 from comodor_lsp.brain.redaction.redactor import redact
+from comodor_lsp.brain.redaction.views import percent_view
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 pasted after a label is redacted as well as the file itself.
 
 Every rule that reads a line from its start missed such a secret (one kind in thirty of the
-corpora, behind any one gutter); :mod:`comodor.brain.redaction.gutters` reads those lines
+corpora, behind any one gutter); :func:`comodor.brain.redaction.views.gutter_view` reads those lines
 again with the gutter cut off.
 """
 
@@ -12,8 +12,8 @@ import functools
 from collections.abc import Callable
 
 import pytest
-from comodor_lsp.brain.redaction.gutters import gutter_view
 from comodor_lsp.brain.redaction.redactor import find_secrets, redact
+from comodor_lsp.brain.redaction.views import gutter_view
 
 from tests.support.fifth_batch_secrets import STILL_STORED, build_fifth_batch
 from tests.support.fourth_batch_secrets import build_fourth_batch

@@ -11,8 +11,8 @@ has to know a format:
   - :mod:`.values` -- telling a literal value from code, a reference or a placeholder;
   - :mod:`.matching` -- runs the rules over a text, only where a rule's literal prefix or
     character run occurs, and merges what they find;
-  - :mod:`.gutters` -- a second reading of lines shown behind a gutter (a diff's ``+``, a
-    quote's ``>``, numbered lines, log stamps, prompts);
+  - :mod:`.views` -- second readings of a text: lines shown behind a gutter (a diff's ``+``,
+    a quote's ``>``, numbered lines, log stamps, prompts) and lines with URL escapes, decoded;
   - :mod:`.redactor` -- :func:`~.redactor.redact`, which writes the ``[REDACTED:<kind>]``
     markers, and removes a found secret wherever the text repeats it.
 """

@@ -38,10 +38,9 @@ from collections.abc import Sequence
 
 from . import RULES
 from .base import MARKER_PREFIX, Rule, line_end, line_start
-from .decoded import percent_view
-from .gutters import gutter_view
 from .matching import Candidate, SecretMatch, candidates, merge
 from .rules.net import PICKED, shape
+from .views import gutter_view, percent_view
 
 __all__ = ["MARKER_PREFIX", "SecretMatch", "contains_secret", "cut", "find_secrets", "redact"]
 
@@ -89,9 +88,9 @@ def _found(text: str, rules: Sequence[Rule]) -> list[SecretMatch]:
     """Every secret in *text*, read as it is, behind its lines' gutters, and URL-decoded.
 
     A credential file shown as a diff, quoted in a chat, numbered in a code view or logged
-    (:mod:`.gutters`) keeps its secret where no rule that reads a line from its start would
-    look, and one escaped into a URL (:mod:`.decoded`) where no rule sees its name; the second
-    readings find them, and add to what the first found. Then what was found
+    keeps its secret where no rule that reads a line from its start would look, and one
+    escaped into a URL where no rule sees its name; the second readings (:mod:`.views`) find
+    them, and add to what the first found. Then what was found
     is looked for again where the text repeats it or a terminal wrapped it.
     """
     found: list[Candidate] = candidates(text, rules)
