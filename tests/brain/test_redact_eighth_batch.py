@@ -14,6 +14,7 @@ from tests.support.eighth_batch_secrets import NAMES, STILL_STORED, build_eighth
 from tests.support.unlisted_secrets import (
     check_samples_well_formed,
     check_secrets_drawn_from_seed,
+    stored_kinds,
 )
 
 
@@ -56,3 +57,16 @@ def test_the_eighth_batch_is_split_by_its_fixed_seed_into_a_third_held_out() -> 
     assert not TUNE & HELD_OUT
     assert TUNE | HELD_OUT == NAMES
     assert len(HELD_OUT) == len(NAMES) // 3
+
+
+# --- after the held-out look: what the redactor does with the batch -------------------------------
+
+
+def test_what_the_eighth_batch_still_stores_is_a_few_of_its_own_kinds() -> None:
+    assert STILL_STORED <= NAMES
+    assert len(STILL_STORED) <= 3
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_every_eighth_batch_credential_is_removed_before_a_correction_is_stored(seed: int) -> None:
+    assert stored_kinds(build_eighth_batch(seed), NAMES - STILL_STORED) == []

@@ -62,6 +62,8 @@ def test_slugs_files_attributes_and_formats_are_no_typed_passphrase(value: str) 
         "Mật khẩu máy chủ thử nghiệm là Mariposa_gecko_7833UC7V, tài khoản là deploy nhé.",
         "كلمة المرور لقاعدة البيانات هي KirscheSaturn#86367BE واسم المستخدم admin",
         "Пароль от базы — Waffle.nebula.2883wdb",
+        "स्टेजिंग सर्वर का पासवर्ड Waffle.nebula.2883wdb है, यूज़र deploy है।",
+        "मेरा पासवर्ड Tiger42xY!z था",
     ],
 )
 def test_a_password_stated_in_a_sentence_in_any_language_is_not_stored(text: str) -> None:
@@ -83,6 +85,8 @@ def test_a_password_stated_in_a_sentence_in_any_language_is_not_stored(text: str
         "密码是必填项",
         "비밀번호는 8자 이상이어야 합니다.",
         "Mật khẩu là bắt buộc.",
+        "पासवर्ड बदलना ज़रूरी है",
+        "पासवर्ड कम से कम आठ अक्षर का होना चाहिए, यह नियम है",
         "assert user.password is not None and user.password_hash",
     ],
 )
@@ -199,4 +203,117 @@ def test_a_credential_passed_positionally_is_not_stored(text: str, secret: str) 
     ],
 )
 def test_positional_look_alikes_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+# After the held-out look: the eighth batch's remaining families.
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("<password><![CDATA[EMiCN3bul49028-<&qNj]]></password>", "EMiCN3bul49028"),
+        ("pw is ||LighthouseRiverbank*84541rWQ|| (don't post it)", "84541rWQ"),
+        ("    SECRET_KEY = b'+a\\xc8\\xdd\\x0c\\xfe*\\xab\\x9a\\xe5e\\xa2Q\\x17t\\xdb'", "xfe*"),
+        ("| Grafana | admin | 3txIAJ\\|unip3r9847_ |", "unip3r9847"),
+    ],
+)
+def test_a_value_wrapped_by_its_host_syntax_is_not_stored(text: str, secret: str) -> None:
+    if text.startswith("|"):
+        text = "| Service | User | Password |\n|---|---|---|\n" + text + "\n"
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<script><![CDATA[var x = 1;]]></script>",
+        "<description><![CDATA[Password must be 8 characters]]></description>",
+        "<password><![CDATA[${DB_PASSWORD}]]></password>",
+        "if (!token||tokenExpired||retry) return;",
+        "the password is ||required|| here",
+        'print("Password: " + password + "!")',
+        "| Flag | Token |\n|---|---|\n| `--token` | the API token to use \\| none |\n",
+    ],
+)
+def test_wrappers_around_code_markup_and_prose_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            '<String><Key>Password</Key><Value ProtectInMemory="True">Pistachio!kirsche!57</Value>',
+            "kirsche!57",
+        ),
+        ("<key>API_TOKEN</key><string>ab12Cd34Ef56Gh78Ij90kl</string>", "ab12Cd34Ef56"),
+        (
+            "||Environment||User||Password||Notes||\n|staging|qa-admin|Riverbank.otter.980867y|x|\n",
+            "980867y",
+        ),
+    ],
+)
+def test_a_value_named_by_its_sibling_or_its_column_header_is_not_stored(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "<String><Key>Title</Key><Value>Router</Value></String>",
+        "<key>CFBundleName</key><string>MyApp</string>",
+        "||Option||Password||\n|--password|Whether to prompt for a password|\n",
+    ],
+)
+def test_siblings_and_columns_naming_no_secret_or_holding_prose_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ('  WiFi.begin("Garage-IoT", "TRBdH3dg3h0g8212*");', "TRBdH3dg3h0g"),
+        ('wlan.connect("home", "Kestrel#4411ab")', "Kestrel#4411"),
+        ("url=jdbc:oracle:thin:scott/KirscheSunflower.4821TvV9y@//orcl:1521/X", "4821TvV9y"),
+        ("APP_KEYS=AAsIKDxEvNDAS/MGKvKrpQ==,xNUDSRJzjnx8yA4cM/gKhg==", "AAsIKDxEvNDAS"),
+        ('export HF_TOKEN="${HF_TOKEN:-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}"', "DGIejQYdzz"),
+        ('BUNDLE_GEMS__CONTRIBSYS__COM: "7f6c97ec:8ce686d3"', "7f6c97ec:8ce6"),
+        (
+            "  network_key: [108, 141, 155, 35, 100, 3, 127, 171, 244, 42, 117, 199, 116, 31, 156,"
+            " 204]",
+            "171, 244",
+        ),
+        (
+            '  "secretKey": [12, 200, 1, 99, 45, 67, 89, 123, 145, 167, 189, 210, 232, 254, 3, 77]',
+            "232, 254",
+        ),
+    ],
+)
+def test_a_credential_placed_where_its_syntax_says_so_is_not_stored(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "  WiFi.begin(ssid, password);",
+        '  WiFi.begin("MyNetwork", "password");',
+        "url=jdbc:oracle:thin:@//orcl.db:1521/ORCL",
+        "jdbc:oracle:thin:${user}/${password}@host:1521:x",
+        "keys = sorted(AbstractFactoryBuilderXX==)",
+        "from transformers import hf_AutoModelForSequenceClassificationXX",
+        'BUNDLE_BUILD__NOKOGIRI: "--use-system-libraries"',
+        'BUNDLE_PATH: "vendor/bundle"',
+        'BUNDLE_GEMS__CONTRIBSYS__COM: "${SIDEKIQ_CREDS}"',
+        "key = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]",
+        "public_key: [108, 141, 155, 35, 100, 3, 127, 171, 244, 42, 117, 199, 116, 31, 156, 204]",
+        "uint8_t aes_key[] = {0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6, 0xab, 0xf7, 0x15};",
+    ],
+)
+def test_calls_urls_and_names_like_them_without_a_literal_credential_are_left_alone(
+    text: str,
+) -> None:
     assert redact(text) == text

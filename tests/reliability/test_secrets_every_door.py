@@ -36,6 +36,8 @@ from typing import Any, Final
 
 import pytest
 
+from tests.support.eighth_batch_secrets import STILL_STORED as EIGHTH_STILL_STORED
+from tests.support.eighth_batch_secrets import build_eighth_batch
 from tests.support.fake_llm import FakeLLM, Reply
 from tests.support.fifth_batch_secrets import STILL_STORED, build_fifth_batch
 from tests.support.fourth_batch_secrets import build_fourth_batch
@@ -65,6 +67,9 @@ KNOWN_SIXTH_BATCH_LEAKS: Final = SIXTH_STILL_STORED
 KNOWN_SEVENTH_BATCH_LEAKS: Final = SEVENTH_STILL_STORED
 """Seventh-batch kinds left out of this scan, for the same reason, each a known leak."""
 
+KNOWN_EIGHTH_BATCH_LEAKS: Final = EIGHTH_STILL_STORED
+"""Eighth-batch kinds left out of this scan, for the same reason, each a known leak."""
+
 
 @functools.cache
 def _every_corpus() -> list[tuple[str, str, str]]:
@@ -89,6 +94,11 @@ def _every_corpus() -> list[tuple[str, str, str]]:
             (f"seventh:{s.name}", s.secret, s.context)
             for s in build_seventh_batch(0)
             if s.name not in KNOWN_SEVENTH_BATCH_LEAKS
+        ]
+        + [
+            (f"eighth:{s.name}", s.secret, s.context)
+            for s in build_eighth_batch(0)
+            if s.name not in KNOWN_EIGHTH_BATCH_LEAKS
         ]
     )
 

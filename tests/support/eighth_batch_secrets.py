@@ -2488,8 +2488,14 @@ TUNE: frozenset[str] = frozenset(_TUNE)
 HELD_OUT: frozenset[str] = frozenset(_HELD_OUT)
 """A third: counted at the first look, never named; looked at once, after tuning on :data:`TUNE`."""
 
-# Kinds still stored after the first look (filled by the lead after that look).
-STILL_STORED: frozenset[str] = frozenset()
+STILL_STORED: frozenset[str] = frozenset(
+    {
+        "configstore-snyk-json-api-token",  # "api": <uuid>: a name that says no secret, any uuid
+        "rakefile-env-or-assign-rubygems-key",  # artefact: "rubygems" survives only in the marker's kind
+        "swift-keychain-ksecvaluedata-string-literal",  # a Keychain item's value: not yet a family
+    }
+)
+"""Kinds the redactor still stores after the fixes that followed the held-out look, and why."""
 
 
 def build_eighth_batch(seed: int) -> list[UnlistedSample]:

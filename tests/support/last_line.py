@@ -16,6 +16,7 @@ from typing import Protocol
 from comodor_lsp.brain.redaction import Rule
 
 from tests.support import (
+    eighth_batch_secrets,
     fifth_batch_secrets,
     fourth_batch_secrets,
     seventh_batch_secrets,
@@ -66,6 +67,10 @@ def corpus_parts(seed: int) -> Iterator[tuple[str, Sequence[Sample]]]:
     yield "sixth held-out", sixth_batch_secrets.build_sixth_batch(seed)
     # And the seventh, by a fourth, writing as an outside reviewer would.
     yield "seventh held-out", seventh_batch_secrets.build_seventh_batch(seed)
+    # The eighth, by a fifth, split again: a third held out by a fixed seed.
+    eighth = eighth_batch_secrets.build_eighth_batch(seed)
+    yield "eighth tune", [s for s in eighth if s.name in eighth_batch_secrets.TUNE]
+    yield "eighth held-out", [s for s in eighth if s.name in eighth_batch_secrets.HELD_OUT]
 
 
 def caught_alone(rules: Sequence[Rule], seeds: Sequence[int]) -> dict[str, tuple[int, int]]:

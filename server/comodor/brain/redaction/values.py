@@ -101,12 +101,17 @@ def is_reference(value: str) -> bool:
     return bool(PLACEHOLDER.fullmatch(value)) or len(set(value)) == 1
 
 
+# A bytes repr (``b'+a\xc8\xdd...'``, what ``print(os.urandom(16))`` writes): its escapes say
+# the literal is one, whatever character it starts with.
+_BYTES_REPR: Final = re.compile(r".[^\s'\"]{0,3}\\x[0-9a-f]{2}[^\s'\"]{0,3}\\x[0-9a-f]{2}")
+
+
 def plausible_quoted(content: str, kind: str = "") -> bool:
     """Whether the inside of a string literal assigned to a secret-ish name is a real value."""
     if not content or MARKER_PREFIX in content:
         return False
     # "Password: ", x  -- the quote we took for an opening one was the end of a string.
-    if content[0].isspace() or content[0] in ",;)+":
+    if content[0].isspace() or (content[0] in ",;)+" and not _BYTES_REPR.match(content)):
         return False
     if is_template(content) or PLACEHOLDER.fullmatch(content) or TYPE_NAME.fullmatch(content):
         return False
@@ -459,7 +464,9 @@ _KINDS: Final = {
     "macaroon": "token",
     "keymaterial": "password",
 }
-_WEAK_ENDINGS: Final = ("key", "auth", "session", "sessionid", "sid", "cookie", "secretid")
+# ``APP_KEYS=k1,k2``, ``api_keys``: a plural names a list of the same secrets (weakly, as ``key``
+# does: ``keys`` in code is mostly a dict's; only a random draw counts).
+_WEAK_ENDINGS: Final = ("key", "keys", "auth", "session", "sessionid", "sid", "cookie", "secretid")
 _NOT_PASS: Final = ("bypass", "compass", "surpass", "overpass", "underpass", "encompass")
 _PUBLIC: Final = re.compile(r"public|publishable|pubkey")
 
@@ -480,5 +487,7 @@ def secret_name(name: str) -> tuple[str, bool] | None:
         return "password", True
     for ending in _WEAK_ENDINGS:
         if compact.endswith(ending):
-            return ("cookie" if ending in {"sid", "sessionid", "session"} else ending), False
+            if ending in {"sid", "sessionid", "session"}:
+                return "cookie", False
+            return ending.removesuffix("s") if ending == "keys" else ending, False
     return None

@@ -122,11 +122,15 @@ _NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUV
 _NAME_REACH: Final = 40
 _REFERENCE_MARKS: Final = frozenset("$%@")
 # What may stand between a name and its value: a closing quote or bracket, blanks, an operator
-# of some syntax, "is", an opening quote. Read on the original text from the end of the name.
+# of some syntax, "is", an opening quote (or spoiler bars). Read on the original text from the
+# end of the name.
 _GAP: Final = re.compile(
     r"(?:\\?[\"'`][\]>]?|[\]>])?[ \t]{0,32}(?:=>|:=|->|==?|:|::|[?+]=|\|)?[ \t]{0,4}"
-    r"(?:(?:is|was|are|IS|Is)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>\\?[\"'`]|)"
+    r"(?:(?:is|was|are|IS|Is)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>\\?[\"'`]|\|\||)"
 )
+# Quotes that wrap a value as markup does (Discord's and Jira's spoiler bars ``||X||``): the
+# value inside is read as an unquoted one, which cannot hold them.
+_BARS: Final = "||"
 # A value: no blank, no quote, no bracket (a call or an index is code), no separator of lists
 # or query strings.
 _VALUE: Final = re.compile(r"[^\s\"'`<>,;(){}\[\]&|\\]{4,200}")
@@ -322,6 +326,8 @@ def shape(value: str) -> int:
         return RANDOM  # crkUKtpYYqfZLpDfaFaX: no identifier flips case at every other letter
     if _BASE64_BLOB.fullmatch(value) and _drawn(value.replace("/", "").replace("+", "")):
         return RANDOM  # /QXFO9KxqHyqCWXZIt2/TD1U2ARHgXJN: base64 that starts with a slash
+    if _padded_draw(value):
+        return RANDOM  # AAsIKDxEvNDAS/MGKvKrpQ==: 16 random bytes, no digit among them
     if (value.isalnum() or not _NOT_TYPED.search(value)) and typed_on(value):
         return PICKED  # Orbit31TrvRrue: no word after the digits, so no type's name
     if typed_passphrase(value):
@@ -339,6 +345,29 @@ def shape(value: str) -> int:
     if len(value) >= 6 and _WORD_AND_DIGITS.match(value) and not _HOSTISH.fullmatch(value):
         return PLAIN
     return 0
+
+
+_PADDED_BASE64: Final = re.compile(r"[A-Za-z0-9+/]{18,}(?:==|=)")
+
+
+def _padded_draw(value: str) -> bool:
+    """Random bytes in padded base64 (``openssl rand -base64 16``), digits or none.
+
+    ``_drawn`` asks for a digit, which a 22-character draw lacks one time in a hundred; the
+    padding that makes the length a multiple of four says bytes were encoded, and the letters
+    must still be as mixed as a draw's (not ``AbstractFactoryBuilder==``).
+    """
+    if len(value) % 4 or not _PADDED_BASE64.fullmatch(value):
+        return False
+    core = value.rstrip("=")
+    upper = sum(c.isupper() for c in core)
+    lower = sum(c.islower() for c in core)
+    return (
+        upper >= len(core) // 4
+        and lower >= len(core) // 4
+        and shannon_entropy(core) >= expected_entropy(len(core), 64) - 0.7
+        and ordered_fraction(core) <= 0.25
+    )
 
 
 def _issued(value: str) -> bool:
@@ -387,7 +416,7 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
     if gap is None or gap.end() == name_end:
         return None
     quote = gap.group("quote")
-    m = (_QUOTED_VALUE if quote else _VALUE).match(text, gap.end())
+    m = (_QUOTED_VALUE if quote and quote != _BARS else _VALUE).match(text, gap.end())
     if m is None:
         return None
     start, end = m.span()

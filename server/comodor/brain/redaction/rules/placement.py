@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import re
 import urllib.parse
 from typing import Final
@@ -68,6 +69,17 @@ _NETRC_RE: Final = re.compile(r"password[ \t]+(?P<secret>[^\s\"'`]{2,256})")
 _NETRC_CONTEXT: Final = re.compile(
     r"(?:^|\s)(?:machine[ \t]+\S+|default)\s+(?:(?:login|account)[ \t]+\S+\s+){0,2}$"
 )
+
+
+_KEY_NAME_CHARS: Final = frozenset(ALNUM + "_.-\"'")
+
+
+def _reach_back(text: str, start: int, chars: frozenset[str], most: int) -> int:
+    """Where a run of *chars* ending at *start* begins, looking back at most *most* of them."""
+    limit = max(0, start - most)
+    while start > limit and text[start - 1] in chars:
+        start -= 1
+    return start
 
 
 def _classify_netrc(m: re.Match[str], text: str) -> str | None:
@@ -209,10 +221,112 @@ def _xml_close_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return [(start, end)]
 
 
+# A value wrapped by its host syntax: ``<password><![CDATA[X]]></password>``. The element rules
+# read text without ``<``, and CDATA exists to hold ``<`` and ``&``; found by the wrapper's
+# opening, which code hardly ever holds, then the element it opens is named.
+_CDATA_RE: Final = re.compile(r"<!\[CDATA\[(?P<secret>[^\n]{1,256}?)\]\]>")
+_CDATA_OPENER: Final = re.compile(
+    r"<(?P<tag>[A-Za-z_][A-Za-z0-9_.:-]{0,60})(?:[ \t][^<>\n]{0,120})?>$"
+)
+
+
+def _classify_cdata(m: re.Match[str], text: str) -> str | None:
+    """The CDATA section is the whole text of an element whose name says secret."""
+    opener = _CDATA_OPENER.search(text, max(0, m.start() - 200), m.start())
+    if opener is None or not text.startswith("</" + opener.group("tag"), m.end()):
+        return None
+    found = secret_name(opener.group("tag").rsplit(":", 1)[-1])
+    value = m.group("secret").strip()
+    if found is None or not value or is_reference(value) or is_template(value):
+        return None
+    kind, strong = found
+    return kind if strong or looks_random(value) else None
+
+
+# A record of a name and a value in sibling elements on one line: KeePass's XML export
+# (``<Key>Password</Key><Value ProtectInMemory="True">X</Value>``), a plist's ``<key>Token
+# </key><string>X</string>``. The element rules see a ``Key`` and a ``Value``, neither named
+# for a secret; the net reads the value only on the lines after a name ending its line.
+_SIBLING_RE: Final = re.compile(
+    r"</key>[ \t]*<(?P<tag>value|string|data)(?:[ \t][^<>\n]{0,120})?>"
+    r"(?P<secret>[^<>\n]{1,256})</(?P=tag)>"
+)
+_KEY_NAME: Final = re.compile(r"<key>(?P<name>[^<>\n]{1,80})$")
+
+
+def _classify_sibling(m: re.Match[str], text: str) -> str | None:
+    """The ``<Key>`` element just before names a secret; its sibling holds the value."""
+    name = _KEY_NAME.search(text.lower(), max(0, m.start() - 90), m.start())
+    found = secret_name(name.group("name")) if name is not None else None
+    value = (group(m, text, "secret") or "").strip()
+    if found is None or not value or MARKER_PREFIX in value or is_reference(value):
+        return None
+    kind, strong = found
+    return kind if strong or looks_random(value) else None
+
+
+# Bundler's credentials for a gem source: a key named for the host (dots written ``__``,
+# ``BUNDLE_GEMS__CONTRIBSYS__COM``) in ``.bundle/config`` or the environment, its value
+# ``user:password`` or a token. No secret word names it: the host in the key does.
+_BUNDLE_HOST_RE: Final = re.compile(
+    r"BUNDLE_(?P<host>[A-Z0-9_-]{1,120}__[A-Z0-9-]{2,24})[\"']?[ \t]*[:=][ \t]*[\"']?"
+    r"(?P<secret>[^\s\"']{8,256})"
+)
+# Settings whose keys hold ``__`` but no host: build flags and mirrors (``BUNDLE_BUILD__PG``).
+_BUNDLE_SETTINGS: Final = ("BUILD__", "MIRROR__", "SPECIFIC_PLATFORM")
+
+
+def _classify_bundle_host(m: re.Match[str], text: str) -> str | None:
+    """A host's credentials: ``user:password`` or a token, not a flag, a path or a reference."""
+    if m.group("host").startswith(_BUNDLE_SETTINGS):
+        return None
+    value = m.group("secret")
+    if is_reference(value) or is_template(value) or value.startswith(("-", "/", "http")):
+        return None
+    user, colon, password = value.partition(":")
+    if colon and user and len(password) >= 6:
+        return "basic-auth"
+    return "token" if looks_random(value) else None
+
+
+# A key written as its bytes: ``network_key: [1, 3, 5, ...]`` (Zigbee2MQTT), ``"secretKey":
+# [12, 200, ...]`` (a JSON dump of a Uint8Array). The value rules read one token; here sixteen
+# numbers or more, each a byte, under a key's name. Not C's ``{0x2b, 0x7e, ...}``: there the
+# array under a key's name is mostly a standard's test vector.
+_BYTE_ARRAY_RE: Final = re.compile(r"(?:key|secret)[\"']?[ \t]*[:=][ \t]*\[[ \t]*(?:0x)?[0-9]")
+_BYTE: Final = re.compile(r"[ \t]*(?:0x[0-9a-f]{1,2}|[0-9]{1,3})[ \t]*(?:,|(?=[\]}]))")
+_LEAST_BYTES: Final = 16
+
+
+def _byte_array_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The numbers of a byte array under a key's name, when they are as varied as a draw's."""
+    begin = _reach_back(text, m.start(), _KEY_NAME_CHARS, 60)
+    if secret_name(text[begin : m.start() + 6]) is None:
+        return []
+    start = text.index("[", m.start()) + 1
+    position, values = start, list[int]()
+    while (byte := _BYTE.match(text, position)) is not None and len(values) < 128:
+        number = byte.group().strip(" \t,")
+        values.append(int(number, 16) if number.startswith("0x") else int(number))
+        position = byte.end()
+    if len(values) < _LEAST_BYTES or max(values) > 255 or len(set(values)) < len(values) // 2:
+        return []
+    if sum(b - a == 1 for a, b in itertools.pairwise(values)) > len(values) // 4:
+        return []  # 0, 1, 2, 3...: a count, not a draw
+    return [(start, position)]
+
+
 # Oracle connect identifiers: sqlplus scott/tiger@//host:1521/service, CONNECT u/p@tns.
 _ORACLE_RE: Final = re.compile(
     r"(?P<tool>sqlplus|sqlldr|rman|expdp|impdp|dgmgrl|connect|conn)[ \t]+(?:-[a-z]+[ \t]+)*"
     r"[\"']?[a-z0-9_$#.]{1,64}/(?P<secret>[^\s/@\"']{1,128})@"
+)
+
+
+# The same identifier in Oracle's JDBC URL (``jdbc:oracle:thin:scott/X@//host:1521/svc``):
+# the thin driver takes ``user/password@`` where other URLs write ``user:password@``.
+_ORACLE_THIN_RE: Final = re.compile(
+    r"(?P<tool>thin|oci8|oci):[a-z0-9_$#.]{1,64}/(?P<secret>[^\s/@\"';]{1,128})@"
 )
 
 
@@ -350,6 +464,21 @@ def password_shaped(value: str) -> bool:
     has_symbol = any(not c.isalnum() and c not in "_-." for c in value)
     mixed = any(c.isupper() for c in value) and any(c.islower() for c in value)
     return has_letter and (has_digit or has_symbol) and (mixed or has_symbol or len(value) >= 12)
+
+
+# A Wi-Fi join call takes the network's name, then its passphrase: Arduino and ESP32's
+# ``WiFi.begin("ssid", "X")``, ``WiFi.softAP(...)``, ``wifiMulti.addAP(...)``, MicroPython's
+# ``wlan.connect("ssid", "X")``. No argument is named, so only the call says which is which.
+_WIFI_JOIN_RE: Final = re.compile(r"(?:wifi\.(?:begin|softap)|wifimulti\.addap|wlan\.connect)\(")
+
+
+def _wifi_join_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The second argument, when it is a literal shaped like a passphrase (not a variable)."""
+    args = _arguments(text, m.end())
+    if not args or len(args) < 2 or not args[0][2] or not args[1][2]:
+        return []
+    value = text[args[1][0] : args[1][1]]
+    return [args[1][:2]] if password_shaped(value) or typed_passphrase(value) else []
 
 
 def _auth_call_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
@@ -709,7 +838,12 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _XML_ELEMENT_RE, _classify_xml, on_lowercase=True),
     Rule("password", STRUCTURAL, _XML_ADD_RE, _classify_xml, on_lowercase=True),
     Rule("password", STRUCTURAL, _XML_CLOSE_RE, _classify_xml_close, spans=_xml_close_spans),
+    Rule("password", STRUCTURAL, _CDATA_RE, _classify_cdata),
+    Rule("basic-auth", STRUCTURAL, _BUNDLE_HOST_RE, _classify_bundle_host, WORD),
+    Rule("key", STRUCTURAL, _BYTE_ARRAY_RE, on_lowercase=True, spans=_byte_array_spans),
+    Rule("password", STRUCTURAL, _SIBLING_RE, _classify_sibling, on_lowercase=True),
     Rule("password", STRUCTURAL, _ORACLE_RE, _classify_oracle, WORD, on_lowercase=True),
+    Rule("password", STRUCTURAL, _ORACLE_THIN_RE, _classify_oracle, WORD, on_lowercase=True),
     Rule("password", STRUCTURAL, _DSN_RE, _classify_dsn, spans=_dsn_spans),
     Rule("password", STRUCTURAL, _DIRECTIVE_RE, _classify_directive, WORD, on_lowercase=True),
     Rule(
@@ -719,6 +853,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         on_lowercase=True,
         spans=_auth_call_spans,
     ),
+    Rule("password", STRUCTURAL, _WIFI_JOIN_RE, on_lowercase=True, spans=_wifi_join_spans),
     Rule(
         "password",
         STRUCTURAL,

@@ -63,6 +63,12 @@ _ACCENTED_RE: Final = re.compile(
 _ACCENTED_CLAUSE: Final = re.compile(
     r"(?:" + _LATIN_COPULA + r"|" + _OTHER_COPULA + r")" + _VALUE, re.IGNORECASE
 )
+# Hindi, Marathi and Nepali put the verb last (``सर्वर का पासवर्ड X है``): the value stands
+# between the password word and the clause's closing copula, not after it.
+_VERB_LAST_RE: Final = re.compile(r"(?P<word>पासवर्ड|पास्वर्ड)")
+_VERB_LAST_CLAUSE: Final = re.compile(
+    r"[ \t:：]+" + _VALUE + r"(?=[ \t]+(?:है|हैं|था|थी|आहे|हो)(?![\u0900-\u097f]))"
+)
 _LATIN_CLAUSE: Final = re.compile(_LATIN_COPULA + _VALUE, re.IGNORECASE)
 _OTHER_CLAUSE: Final = re.compile(_OTHER_COPULA + _VALUE, re.IGNORECASE)
 _NOT_PROSE: Final = re.compile(r"[.!?;=()\[\]{}<>\"`/\\|]")
@@ -96,5 +102,8 @@ PROSE_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", ASSIGNMENT, _LATIN_RE, on_lowercase=True, spans=_stated(_LATIN_CLAUSE)),
     Rule("password", ASSIGNMENT, _OTHER_RE, on_lowercase=True, spans=_stated(_OTHER_CLAUSE)),
     Rule("password", ASSIGNMENT, _ACCENTED_RE, on_lowercase=True, spans=_stated(_ACCENTED_CLAUSE)),
+    Rule(
+        "password", ASSIGNMENT, _VERB_LAST_RE, on_lowercase=True, spans=_stated(_VERB_LAST_CLAUSE)
+    ),
 )
 """Run with the nets (:data:`comodor.brain.redaction.LAST_LINE`): they know no format."""

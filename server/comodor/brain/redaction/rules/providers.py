@@ -19,11 +19,32 @@ from ..base import (
     PROVIDER,
     TOKEN_CHARS,
     WORD,
+    Classifier,
     Rule,
     anchored,
     check_entropy,
     provider,
 )
+
+
+def _drawn_token(kind: str) -> Classifier:
+    """Accept a prefixed token drawn from letters and digits, or from letters alone.
+
+    Hugging Face tokens are ``hf_`` and 34 letters of both cases, no digit: a digit is not
+    what tells a draw from ``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``, the share of each case is
+    (a draw holds about as many capitals as small letters, an identifier one a word).
+    """
+    digits_too = check_entropy(kind, need_upper=False)
+
+    def classify(m: re.Match[str], text: str) -> str | None:
+        value = m.group("secret")
+        upper = sum(c.isupper() for c in value)
+        lower = sum(c.islower() for c in value)
+        if upper >= len(value) // 4 and lower >= len(value) // 4:
+            return kind
+        return digits_too(m, text)
+
+    return classify
 
 
 def _secret_beside_key_id(m: re.Match[str], text: str) -> str | None:
@@ -183,7 +204,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
             "huggingface-token",
             rf"(?P<secret>{prefix}[A-Za-z0-9]{{30,}})",
             WORD,
-            check_entropy("huggingface-token", need_upper=False),
+            _drawn_token("huggingface-token"),
         )
         for prefix in ("hf_", "api_org_")
     ),

@@ -40,6 +40,7 @@ from ..values import (
     secret_name,
 )
 from .command_lines import literal_credential
+from .net import PICKED, shape
 
 
 def _value_counts(value: str, quoted: bool, kind: str, strong: bool) -> bool:
@@ -338,31 +339,57 @@ _TABLE_HEADER_RE: Final = re.compile(
 _TABLE_ROWS: Final = 50
 
 
+def _cells(row: str) -> list[tuple[int, int]]:
+    r"""Where each cell of a table row lies, between pipes.
+
+    A backslash-escaped pipe (``\|``, how Markdown writes a pipe inside a cell) stays in its cell.
+    """
+    cells: list[tuple[int, int]] = []
+    start = i = 0
+    while i < len(row):
+        if row[i] == "\\":
+            i += 2
+            continue
+        if row[i] == "|":
+            cells.append((start, i))
+            start = i + 1
+        i += 1
+    cells.append((start, min(i, len(row))))
+    return cells
+
+
 def _table_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
-    """The cells of a Markdown table's column headed Password (or Secret, Token...)."""
+    """The cells of a table's column headed Password (or Secret, Token...).
+
+    Markdown's header is ``| User | Password |`` over a ``|---|`` line; Jira's and Confluence's
+    wiki markup writes ``||User||Password||`` with no such line. Either way the column is the
+    number of cell breaks before the name, and the rows under it are ``|a|b|`` lines.
+    """
     begin = line_start(text, m.start())
     header = text[begin : m.start() + 1]
     if not header.lstrip().startswith("|"):
         return []
-    column = header.count("|")
+    wiki = header.lstrip().startswith("||")
+    column = header.count("||") if wiki else len(_cells(header)) - 1
     position = line_end(text, m.end()) + 1
-    separator = text[position : line_end(text, position)]
-    if not separator.strip().startswith("|") or "-" not in separator:
-        return []
-    position += len(separator) + 1
+    if not wiki:
+        separator = text[position : line_end(text, position)]
+        if not separator.strip().startswith("|") or "-" not in separator:
+            return []
+        position += len(separator) + 1
     spans: list[tuple[int, int]] = []
     for _ in range(_TABLE_ROWS):
         end = line_end(text, position)
         row = text[position:end]
-        if not row.lstrip().startswith("|"):
+        if not row.lstrip().startswith("|") or row.lstrip().startswith("||"):
             break
-        cells = row.split("|")
+        cells = _cells(row)
         if column < len(cells):
-            offset = position + sum(len(cell) + 1 for cell in cells[:column])
-            cell = cells[column]
+            cell = row[cells[column][0] : cells[column][1]]
             value = cell.strip().strip("`")
-            if value and literal_credential(value):
-                start = offset + cell.index(value)
+            spelled = value.replace("\\|", "|")
+            if value and (literal_credential(spelled) or shape(spelled) >= PICKED):
+                start = position + cells[column][0] + cell.index(value)
                 spans.append((start, start + len(value)))
         position = end + 1
         if position >= len(text):
