@@ -317,3 +317,33 @@ def test_calls_urls_and_names_like_them_without_a_literal_credential_are_left_al
     text: str,
 ) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "# /etc/openvpn/client/office.auth  (auth-user-pass office.auth)\n"
+            "jdoe@acme.example\nKestrel_harbor81!\n",
+            "Kestrel_harbor81",
+        ),
+        ("# ~/vpn/home.auth\nsvc-backup\nOrbit75ZsOYQCj\n", "Orbit75ZsOYQCj"),
+    ],
+)
+def test_the_password_line_of_a_file_its_comment_names_an_auth_file_is_not_stored(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "# routes/api.auth\nfoo bar\nbaz2 qux\n",
+        "# src/jwt-auth\nconst x = makeToken(42)\n",
+        "# /etc/openvpn/office.auth\n$OVPN_USER\n${OVPN_PASSWORD}\n",
+        "# /etc/openvpn/client/office.auth\njdoe\nprompt-user-after-connect\n",
+    ],
+)
+def test_auth_files_holding_variables_and_code_named_auth_are_left_alone(text: str) -> None:
+    assert redact(text) == text

@@ -570,7 +570,7 @@ _CREDENTIAL_FILE_RE: Final = re.compile(
 _PATH_BEFORE: Final = re.compile(r"#[ \t]*(?P<head>[^\s#]{0,120})$")
 _CREDENTIAL_FILE_NAME: Final = re.compile(
     r"secret|passw|userlist|^users?(?:\.[a-z]+)?$|^auth(?:[._-][a-z]+)?$|[._-]auth[._-]?private$"
-    r"|_private$|credential|tokens?(?:\.[a-z]+)?$|htpasswd|shadow|\.pass$|psk"
+    r"|\.auth$|_private$|credential|tokens?(?:\.[a-z]+)?$|htpasswd|shadow|\.pass$|psk"
 )
 _NOT_CREDENTIAL_FILE: Final = re.compile(r"authorized|known_hosts|\.pub$|\.(?:py|js|ts|go|rs|md)$")
 _SCHEME_PREFIX: Final = re.compile(r"\{[A-Z0-9-]{2,24}\}")
@@ -626,7 +626,8 @@ def _credential_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     """The password fields of the rows under a comment naming a credential file.
 
     ``# /etc/rsyncd.secrets``, ``# /etc/pgbouncer/userlist.txt``, ``# /etc/dovecot/users``,
-    ``# .../client/auth.txt``, ``# .../shop.auth_private``; the comment may follow other
+    ``# .../client/auth.txt``, ``# .../shop.auth_private``, ``# .../client/office.auth``
+    (OpenVPN's ``auth-user-pass`` file: the user's line, then the password's); the comment may follow other
     words ("Keep # /etc/rsyncd.secrets ..."). The rows end at a blank line.
     """
     comment = _PATH_BEFORE.search(text, line_start(text, m.start(), 200), m.start())
