@@ -347,3 +347,35 @@ def test_the_password_line_of_a_file_its_comment_names_an_auth_file_is_not_store
 )
 def test_auth_files_holding_variables_and_code_named_auth_are_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            '"app_rw" "ZorroRiverbank#74983toT"\n'
+            '"app_ro" "SCRAM-SHA-256$4096:c2FsdA==$c3RvcmVk:c2VydmVy"\n',
+            "ZorroRiverbank",
+        ),
+        (
+            '"stats" "md5d41d8cd98f00b204e9800998ecf8427e"\r\n"app" "Tiger98oiTnz"\r\n',
+            "Tiger98oiTnz",
+        ),
+    ],
+)
+def test_a_plain_password_among_user_rows_holding_password_hashes_is_not_stored(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '"app_ro" "md5d41d8cd98f00b204e9800998ecf8427e"\n"app_rw" "${PGB_PASSWORD}"\n"stats" ""\n',
+        'assert digest == "md5d41d8cd98f00b204e9800998ecf8427e"\nlabels = {"en" "English"}\n',
+        '"app_ro" "SCRAM-SHA-256$4096:c2FsdA==$c3RvcmVk:c2VydmVy"\n',
+    ],
+)
+def test_user_rows_holding_only_hashes_or_variables_are_left_alone(text: str) -> None:
+    assert redact(text) == text
