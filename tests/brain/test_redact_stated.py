@@ -379,3 +379,34 @@ def test_a_plain_password_among_user_rows_holding_password_hashes_is_not_stored(
 )
 def test_user_rows_holding_only_hashes_or_variables_are_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("http -A bearer -a fda3d78b08da6763035eced7b59778ccf36ca04b GET https://x/v1", "fda3d78b"),
+        ("$ http --auth-type=digest -a jdoe:Biscuit_lighthouse_19Qmk https://x/", "Biscuit"),
+        ("http -a jdoe:Tiger98oiTnz https://api.acme.example/", "Tiger98oiTnz"),
+        ("xh --auth-type bearer -a 'Harbor96BoA7qLx' https://x/", "Harbor96BoA7qLx"),
+    ],
+)
+def test_a_credential_after_a_named_auth_scheme_or_an_http_clients_a_is_not_stored(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "ls -a /tmp/build42\n",
+        "git commit -a -m fix42\n",
+        "http -a jdoe https://x/\n",
+        "http -A bearer -a $API_TOKEN GET https://x/\n",
+        "http -a jdoe:$PASS https://x/\n",
+        "http -a localhost:8080 x\n",
+        "curl -A bearer-agent -a x\n",
+    ],
+)
+def test_a_flags_beside_no_auth_scheme_or_holding_variables_are_left_alone(text: str) -> None:
+    assert redact(text) == text
