@@ -410,3 +410,43 @@ def test_a_credential_after_a_named_auth_scheme_or_an_http_clients_a_is_not_stor
 )
 def test_a_flags_beside_no_auth_scheme_or_holding_variables_are_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "$ op item get 'Prod DB' --fields label=username,label=password --reveal\n"
+            "orders,Biscuit_lighthouse_19Qmk\n",
+            "Biscuit_lighthouse",
+        ),
+        (
+            "$ op item get db --reveal --fields password,username\nTiger98oiTnz,orders\n",
+            "Tiger98oiTnz",
+        ),
+        ("$ pass show prod/db\nGecko.pancake.4588Aerc\n", "4588Aerc"),
+        (
+            "$ kubectl get secret db -o jsonpath='{.data.password}' | base64 -d\n"
+            "Gecko.pancake.4588Aerc\n",
+            "4588Aerc",
+        ),
+    ],
+)
+def test_the_secret_field_a_revealing_command_was_asked_for_is_not_stored(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ op item get Prod --fields label=username,label=website --reveal\n"
+        "orders,https://acme.example\n",
+        "$ op item get Prod --fields label=username,label=password --reveal\norders,\n",
+        "$ pass show -c prod/db\nCopied prod/db to clipboard. Will clear in 45 seconds.\n",
+        "$ kubectl get secret db -o jsonpath='{.data.username}' | base64 -d\nadmin\n",
+    ],
+)
+def test_fields_naming_no_secret_and_clipboard_notices_are_left_alone(text: str) -> None:
+    assert redact(text) == text
