@@ -627,8 +627,8 @@ def _credential_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
 
     ``# /etc/rsyncd.secrets``, ``# /etc/pgbouncer/userlist.txt``, ``# /etc/dovecot/users``,
     ``# .../client/auth.txt``, ``# .../shop.auth_private``, ``# .../client/office.auth``
-    (OpenVPN's ``auth-user-pass`` file: the user's line, then the password's); the comment may follow other
-    words ("Keep # /etc/rsyncd.secrets ..."). The rows end at a blank line.
+    (OpenVPN's ``auth-user-pass`` file: the user's line, then the password's); the comment
+    may follow other words ("Keep # /etc/rsyncd.secrets ..."). The rows end at a blank line.
     """
     comment = _PATH_BEFORE.search(text, line_start(text, m.start(), 200), m.start())
     if comment is None:
@@ -657,7 +657,9 @@ def _credential_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
 _HASHED_ROW_RE: Final = re.compile(
     r"\"(?:SCRAM-SHA-256\$[0-9]{1,7}:[A-Za-z0-9+/=]{4,}\$|md5[0-9a-f]{32}\")"
 )
-_QUOTED_ROW: Final = re.compile(r"[ \t]*\"[^\"\n]{1,64}\"[ \t]+\"(?P<secret>[^\"\n]{1,256})\"[^\n]*")
+_QUOTED_ROW: Final = re.compile(
+    r"[ \t]*\"[^\"\n]{1,64}\"[ \t]+\"(?P<secret>[^\"\n]{1,256})\"[^\n]*"
+)
 _STORED_HASH: Final = re.compile(r"SCRAM-SHA-256\$|md5[0-9a-f]{32}$")
 
 
