@@ -450,3 +450,50 @@ def test_the_secret_field_a_revealing_command_was_asked_for_is_not_stored(
 )
 def test_fields_naming_no_secret_and_clipboard_notices_are_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+# After the ninth batch's held-out look: what it still stored, by family.
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("$ bw get password prod-grafana\nRiverbank.gecko.8406Iep$ ", "8406Iep"),
+        ("% pass show prod/db\nTiger98oiTnz%", "Tiger98oiTnz"),
+    ],
+)
+def test_a_revealed_secret_printed_without_a_line_break_is_not_stored_before_the_next_prompt(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+def test_a_revealing_commands_message_before_the_next_prompt_is_left_alone() -> None:
+    text = "$ bw get password prod-grafana\nNot found.$ "
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "2. Set `ALGOLIA_ADMIN_KEY` to `36edad46b0fc8d127603575287d6a62a` (shared dev app)\n",
+            "36edad46b0fc8d127603575287d6a62a",
+        ),
+        ("Then change DB_PASSWORD to Riverbank.gecko.8406Iep and restart.\n", "8406Iep"),
+    ],
+)
+def test_a_secret_a_setup_note_says_to_set_a_name_to_is_not_stored(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Convert the token to bytes before you sign it.\n",
+        "Set `DB_PASSWORD` to the value in the team vault.\n",
+        "map the key to 36edad46b0fc8d127603575287d6a62a in the cache\n",
+    ],
+)
+def test_setting_a_name_to_a_word_or_a_weak_names_digest_is_left_alone(text: str) -> None:
+    assert redact(text) == text

@@ -162,6 +162,16 @@ def _asked_field_spans(fields: str, line: str, start: int) -> list[tuple[int, in
     return spans
 
 
+# What a shell's prompt ends with (``$``, ``%``, ``#``, ``>``): a value printed without a final
+# line break has the next prompt right after it (``Riverbank.gecko.8406Iep$``).
+_PROMPT_ENDS: Final = frozenset("$%#>")
+
+
+def _printed_shape(value: str) -> bool:
+    """Whether a value a revealing command printed alone on its line has a credential's shape."""
+    return shape(value) >= PLAIN or _made_shape(value, _CALL)
+
+
 def _revealed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     """The secret a revealing command printed: its line alone, or the fields of its row.
 
@@ -181,8 +191,10 @@ def _revealed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         return _asked_field_spans(asked.group("fields"), line, start)
     if len(stripped.split()) == 1:
         at = start + line.index(stripped)
-        made = shape(stripped) >= PLAIN or _made_shape(stripped, _CALL)
-        return [(at, at + len(stripped))] if made else []
+        value = stripped
+        if not _printed_shape(value) and value[-1] in _PROMPT_ENDS:
+            value = value[:-1]  # printed with no line break: the next prompt runs on after it
+        return [(at, at + len(value))] if _printed_shape(value) else []
     return [
         f.span()
         for f in _FIELD.finditer(text, start, start + len(line))
