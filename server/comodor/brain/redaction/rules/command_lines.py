@@ -15,6 +15,8 @@ carry a password whatever the tool:
   http-basic.repo u X``, ``npm config set //reg/:_authToken X``);
 * the values given to a ``secret set`` (``gh secret set N --body X``, ``fly secrets set N=X``);
 * ``-u user,password`` (lftp);
+* the ``-a`` of a command naming its auth scheme (``-A bearer -a X``, ``--auth-type=digest -a
+  u:X``) or of an HTTP client defaulting to basic (``http -a u:X``);
 * a flag named for a key, password or credentials given a literal: ``--key <uuid or random
   draw>``, ``-pw X``, ``--dest-creds u:X``, ``--creds u:X``, an option ``login=u:X``; a short
   ``-P`` on a command whose name says passphrase (``gpg-preset-passphrase -P X``);
@@ -412,6 +414,40 @@ def _classify_auth_command(m: re.Match[str], text: str) -> str | None:
     return "password" if literal_credential(group(m, text, "secret") or "") else None
 
 
+# --- -A bearer -a X, http -a user:X: a credential after an auth scheme's flag ------------------
+
+# A command naming its auth scheme (``-A bearer``, ``--auth-type=digest``) gives the credential
+# with ``-a``; HTTPie and xh default to basic, so ``http -a user:X`` is one too. Case-sensitive:
+# ``-A`` is the scheme, ``-a`` the credential.
+_SCHEME_AUTH_RE: Final = re.compile(r"[ \t]-a(?:[ \t]+|=)" + _VALUE)
+_AUTH_SCHEME: Final = re.compile(
+    r"(?:^|[ \t])(?:-A[ \t]*|--auth-type[ \t=]+)[\"']?(?:bearer|basic|digest|jwt|token|ntlm)"
+    r"(?=[\s\"']|$)",
+    re.IGNORECASE,
+)
+_HTTP_CLIENT: Final = re.compile(
+    r"[ \t]*(?:[$#>%][ \t]+)?(?:sudo[ \t]+)?(?:https?|xhs?|httpie)(?=[ \t]|$)", re.IGNORECASE
+)
+_FILE_NAME: Final = re.compile(r"\.[a-z]{2,4}$")
+_HEX_KEY: Final = re.compile(r"[0-9a-fA-F]{24,}")
+
+
+def _scheme_auth_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    command = re.split(r"[|;&]", _command_before(m, text, 300))[-1]
+    if not (_AUTH_SCHEME.search(command) or _HTTP_CLIENT.match(command)):
+        return []
+    pair = _pair_secret(m, text)
+    if pair is not None:
+        return [pair]  # -a user:X
+    value = _unquote(group(m, text, "secret") or "")
+    if ":" in value or "/" in value or is_reference(value) or _FILE_NAME.search(value):
+        return []
+    if not _AUTH_SCHEME.search(command):
+        return []
+    drawn = token_shaped(value) or _HEX_KEY.fullmatch(value) or literal_credential(value)
+    return [m.span("secret")] if drawn else []  # -A bearer -a X: the token itself
+
+
 # --- a password's answer: Password*) echo X, user U using X, .logon host/user,X, PRAGMA key = X --
 
 # The branch of an askpass script (or an expect-like case) that answers a password prompt.
@@ -606,6 +642,7 @@ COMMAND_RULES: Final[tuple[Rule, ...]] = (
         spans=_credential_flag_spans,
     ),
     Rule("password", ASSIGNMENT, _SHORT_PW_RE, _classify_short_pw),
+    Rule("auth", ASSIGNMENT, _SCHEME_AUTH_RE, spans=_scheme_auth_spans),
     Rule(
         "password",
         ASSIGNMENT,

@@ -570,7 +570,7 @@ _CREDENTIAL_FILE_RE: Final = re.compile(
 _PATH_BEFORE: Final = re.compile(r"#[ \t]*(?P<head>[^\s#]{0,120})$")
 _CREDENTIAL_FILE_NAME: Final = re.compile(
     r"secret|passw|userlist|^users?(?:\.[a-z]+)?$|^auth(?:[._-][a-z]+)?$|[._-]auth[._-]?private$"
-    r"|_private$|credential|tokens?(?:\.[a-z]+)?$|htpasswd|shadow|\.pass$|psk"
+    r"|\.auth$|_private$|credential|tokens?(?:\.[a-z]+)?$|htpasswd|shadow|\.pass$|psk"
 )
 _NOT_CREDENTIAL_FILE: Final = re.compile(r"authorized|known_hosts|\.pub$|\.(?:py|js|ts|go|rs|md)$")
 _SCHEME_PREFIX: Final = re.compile(r"\{[A-Z0-9-]{2,24}\}")
@@ -626,8 +626,9 @@ def _credential_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
     """The password fields of the rows under a comment naming a credential file.
 
     ``# /etc/rsyncd.secrets``, ``# /etc/pgbouncer/userlist.txt``, ``# /etc/dovecot/users``,
-    ``# .../client/auth.txt``, ``# .../shop.auth_private``; the comment may follow other
-    words ("Keep # /etc/rsyncd.secrets ..."). The rows end at a blank line.
+    ``# .../client/auth.txt``, ``# .../shop.auth_private``, ``# .../client/office.auth``
+    (OpenVPN's ``auth-user-pass`` file: the user's line, then the password's); the comment
+    may follow other words ("Keep # /etc/rsyncd.secrets ..."). The rows end at a blank line.
     """
     comment = _PATH_BEFORE.search(text, line_start(text, m.start(), 200), m.start())
     if comment is None:
@@ -645,6 +646,44 @@ def _credential_file_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]
             break
         if not line.lstrip().startswith("#"):
             spans += [(position + begin, position + stop) for begin, stop in _row_spans(line)]
+    return spans
+
+
+# --- a list of "user" "secret" records, one of them a password hash ---------------------------
+
+# pgbouncer's userlist.txt with no comment naming it: a row whose second field is a stored
+# hash (``"app_ro" "SCRAM-SHA-256$4096:..."``, ``"app" "md5<32 hex>"``) says the rows beside
+# it are users and their passwords, and a plain one among them is a password.
+_HASHED_ROW_RE: Final = re.compile(
+    r"\"(?:SCRAM-SHA-256\$[0-9]{1,7}:[A-Za-z0-9+/=]{4,}\$|md5[0-9a-f]{32}\")"
+)
+_QUOTED_ROW: Final = re.compile(
+    r"[ \t]*\"[^\"\n]{1,64}\"[ \t]+\"(?P<secret>[^\"\n]{1,256})\"[^\n]*"
+)
+_STORED_HASH: Final = re.compile(r"SCRAM-SHA-256\$|md5[0-9a-f]{32}$")
+
+
+def _hashed_rows_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The plain second fields of the ``"user" "secret"`` rows around a row holding a hash."""
+    start = line_start(text, m.start(), 100)
+    if not _QUOTED_ROW.fullmatch(text, start, line_end(text, m.end(), 1024)):
+        return []  # the hash is not a row's second field
+    # Back to the block's first row: up to 64 rows of the same shape above it.
+    for _ in range(64):
+        if start == 0:
+            break
+        above = line_start(text, start - 1, 1024)
+        if not _QUOTED_ROW.fullmatch(text, above, start - 1):
+            break
+        start = above
+    spans: list[tuple[int, int]] = []
+    for position, line in lines_below(text, start, 128):
+        row = _QUOTED_ROW.fullmatch(line.rstrip("\r"))
+        if row is None:
+            break
+        value = row.group("secret")
+        if not _STORED_HASH.match(value) and _row_secret(value):
+            spans.append((position + row.start("secret"), position + row.end("secret")))
     return spans
 
 
@@ -774,6 +813,7 @@ CONFIG_LINE_RULES: Final[tuple[Rule, ...]] = (
         on_lowercase=True,
         spans=_credential_file_spans,
     ),
+    Rule("password", STRUCTURAL, _HASHED_ROW_RE, spans=_hashed_rows_spans),
     Rule("password", STRUCTURAL, _TF_RESULT_RE, _classify_tf_result),
     Rule(
         "password",

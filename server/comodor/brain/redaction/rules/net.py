@@ -126,7 +126,7 @@ _REFERENCE_MARKS: Final = frozenset("$%@")
 # end of the name.
 _GAP: Final = re.compile(
     r"(?:\\?[\"'`][\]>]?|[\]>])?[ \t]{0,32}(?:=>|:=|->|==?|:|::|[?+]=|\|)?[ \t]{0,4}"
-    r"(?:(?:is|was|are|IS|Is)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>\\?[\"'`]|\|\||)"
+    r"(?:(?:is|was|are|IS|Is|to)[ \t]{1,4})?(?:[(,][ \t]?(?=[\"'`]))?(?P<quote>\\?[\"'`]|\|\||)"
 )
 # Quotes that wrap a value as markup does (Discord's and Jira's spoiler bars ``||X||``): the
 # value inside is read as an unquoted one, which cannot hold them.

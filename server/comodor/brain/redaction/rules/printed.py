@@ -131,11 +131,45 @@ def _foreign_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
 # would be tried at every ``pass``, ``versions access`` at every ``version``).
 _REVEALED_RE: Final = re.compile(
     r"(?:-(?:generic|internet)-password|--with-decryption|get-secret-value|--reveal"
-    r"|--show-secrets?|--plaintext|op://|bw get password|-field[= ]password|--decrypt)"
+    r"|--show-secrets?|--plaintext|op://|bw get password|-field[= ]password|--decrypt"
+    r"|pass show|\{\.data\.)"
     r"[^\n]{0,200}\r?\n(?P<next>[^\n]{1,400})"
 )
 # The fields of a printed row (``--output text`` is tab-separated).
 _FIELD: Final = re.compile(r"[^\s\"'`]{8,200}")
+
+
+# The fields a command was asked to print, in order (``op item get X --fields
+# label=username,label=password``): its output is their values, comma-separated.
+_FIELDS_ASKED: Final = re.compile(r"--fields[= ][\"']?(?P<fields>[^\s\"']{1,200})")
+_SECRET_FIELD: Final = re.compile(r"pass|secret|token|credential|key|pin|otp", re.IGNORECASE)
+
+
+def _asked_field_spans(fields: str, line: str, start: int) -> list[tuple[int, int]]:
+    """The values printed for the fields asked for that name a secret (``label=password``)."""
+    names = [name.rpartition("=")[2] for name in fields.split(",")]
+    values = line.split(",")
+    if len(values) != len(names):
+        return []
+    spans: list[tuple[int, int]] = []
+    at = start
+    for name, value in zip(names, values, strict=True):
+        stripped = value.strip()
+        if _SECRET_FIELD.search(name) and len(stripped) >= 4 and " " not in stripped:
+            begin = at + value.index(stripped)
+            spans.append((begin, begin + len(stripped)))
+        at += len(value) + 1
+    return spans
+
+
+# What a shell's prompt ends with (``$``, ``%``, ``#``, ``>``): a value printed without a final
+# line break has the next prompt right after it (``Riverbank.gecko.8406Iep$``).
+_PROMPT_ENDS: Final = frozenset("$%#>")
+
+
+def _printed_shape(value: str) -> bool:
+    """Whether a value a revealing command printed alone on its line has a credential's shape."""
+    return shape(value) >= PLAIN or _made_shape(value, _CALL)
 
 
 def _revealed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
@@ -152,10 +186,15 @@ def _revealed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     stripped = line.strip()
     if not stripped or _PROMPT.match(line):
         return []
+    asked = _FIELDS_ASKED.search(text, line_start(text, m.start(), 400), start)
+    if asked is not None and "," in stripped:
+        return _asked_field_spans(asked.group("fields"), line, start)
     if len(stripped.split()) == 1:
         at = start + line.index(stripped)
-        made = shape(stripped) >= PLAIN or _made_shape(stripped, _CALL)
-        return [(at, at + len(stripped))] if made else []
+        value = stripped
+        if not _printed_shape(value) and value[-1] in _PROMPT_ENDS:
+            value = value[:-1]  # printed with no line break: the next prompt runs on after it
+        return [(at, at + len(value))] if _printed_shape(value) else []
     return [
         f.span()
         for f in _FIELD.finditer(text, start, start + len(line))
