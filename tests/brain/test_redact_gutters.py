@@ -126,3 +126,45 @@ def test_the_second_reading_maps_each_secret_back_to_where_it_stands() -> None:
     text = "  1\tmachine api.example.com\n  2\tlogin ci\n  3\tpassword Heron52.Ledger\n"
     [found] = find_secrets(text)
     assert text[found.start : found.end] == "Heron52.Ledger"
+
+
+# A label before any paste, in a short text: a command and its output, a properties line, an export.
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "credentials: $ op item get 'Prod DB' --fields label=username,label=password"
+            " --reveal\norders,Biscuit_lighthouse_19Qmk\n",
+            "Biscuit_lighthouse_19Qmk",
+        ),
+        ("Keep $ bw get password prod-grafana\nRiverbank.gecko.8406Iep\n", "Riverbank.gecko"),
+        (
+            "note: Title,URL,Username,Password,Notes,OTPAuth\n"
+            "Grafana,https://grafana.acme.example,admin,Kestrel.biscuit.3902TCUDB,,\n",
+            "Kestrel.biscuit.3902TCUDB",
+        ),
+    ],
+)
+def test_a_secret_pasted_after_any_label_in_a_short_text_is_not_stored(
+    text: str, secret: str
+) -> None:
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Keep $ git log --oneline -3\nabc1234 Fix the login form\n",
+        "note: Title,URL,Username\nGrafana,https://grafana.acme.example,admin\n",
+        "Remember: the token expires after an hour, so refresh it first.\n",
+    ],
+)
+def test_prose_and_commands_after_a_label_are_kept(text: str) -> None:
+    assert redact(text) == text
+
+
+def test_a_long_text_is_not_read_a_second_time_after_a_label_on_its_first_line() -> None:
+    text = "Summary: " + "x = 1\n" * 1000
+    assert gutter_view(text) is None

@@ -112,12 +112,36 @@ password``, ``Keep | User | Password |``, ``note: Authorization: ...``): what a 
 before a paste."""
 
 
+_ANY_LABEL_RE: Final = re.compile(
+    r"[A-Za-z][\w.-]{0,31}+(?: [A-Za-z][\w.-]{0,31}+){0,3}+:[ \t]++(?=\S)"  # words, a colon
+    r"|[A-Z][a-z]{1,15}+ (?=\S)"  # or a capitalised verb: "Keep spring.datasource.url=..."
+)
+"""Any label on a short text's first line: what a user types before pasting a command and its
+output (``credentials: $ op item get ...``), a properties line (``Keep db.url=jdbc:...``) or a
+CSV export (``note: Title,URL,Username,Password``), which :data:`_LABEL_RE` does not know."""
+
+_SHORT_PASTE: Final = 4096
+"""Texts up to this long are read again after any label: what a user teaches, pins, or denies,
+and an agent's one-line subjects. Longer texts are files and corrections, which a label does
+not start, and reading one twice would double its cost."""
+
+
 def gutter_view(text: str) -> View | None:
     """The view of *text*'s gutter lines, or ``None`` when no line has a gutter."""
     label = _LABEL_RE.match(text)
     if label is not None:
         # Everything after the label is what the user pasted: the whole rest is the view.
         return View(text[label.end() :], [0], [label.end()])
+    view = _gutter_lines(text)
+    if view is None and len(text) <= _SHORT_PASTE:
+        label = _ANY_LABEL_RE.match(text)
+        if label is not None:
+            return View(text[label.end() :], [0], [label.end()])
+    return view
+
+
+def _gutter_lines(text: str) -> View | None:
+    """The view of *text*'s lines that start with a gutter, the gutter cut off, or ``None``."""
     lined = "\n" + text  # every line starts after a line break, the first one too
     gutters = [(m.end() - 1, m.start()) for m in _GUTTER_RE.finditer(lined)]
     if any(lined.startswith("@@", end + 1) for end, _ in gutters):  # a unified diff
