@@ -41,6 +41,8 @@ from tests.support.eighth_batch_secrets import build_eighth_batch
 from tests.support.fake_llm import FakeLLM, Reply
 from tests.support.fifth_batch_secrets import STILL_STORED, build_fifth_batch
 from tests.support.fourth_batch_secrets import build_fourth_batch
+from tests.support.ninth_batch_secrets import STILL_STORED as NINTH_STILL_STORED
+from tests.support.ninth_batch_secrets import build_ninth_batch
 from tests.support.postgres import Cluster
 from tests.support.rpc import SERVER, RawServer
 from tests.support.secrets import SECRET_SAMPLES
@@ -69,6 +71,9 @@ KNOWN_SEVENTH_BATCH_LEAKS: Final = SEVENTH_STILL_STORED
 
 KNOWN_EIGHTH_BATCH_LEAKS: Final = EIGHTH_STILL_STORED
 """Eighth-batch kinds left out of this scan, for the same reason, each a known leak."""
+
+KNOWN_NINTH_BATCH_LEAKS: Final = NINTH_STILL_STORED
+"""Ninth-batch kinds left out of this scan, for the same reason, each a known leak (none)."""
 
 
 @functools.cache
@@ -99,6 +104,11 @@ def _every_corpus() -> list[tuple[str, str, str]]:
             (f"eighth:{s.name}", s.secret, s.context)
             for s in build_eighth_batch(0)
             if s.name not in KNOWN_EIGHTH_BATCH_LEAKS
+        ]
+        + [
+            (f"ninth:{s.name}", s.secret, s.context)
+            for s in build_ninth_batch(0)
+            if s.name not in KNOWN_NINTH_BATCH_LEAKS
         ]
     )
 

@@ -19,6 +19,7 @@ from tests.support import (
     eighth_batch_secrets,
     fifth_batch_secrets,
     fourth_batch_secrets,
+    ninth_batch_secrets,
     seventh_batch_secrets,
     sixth_batch_secrets,
     unlisted_secrets,
@@ -71,6 +72,10 @@ def corpus_parts(seed: int) -> Iterator[tuple[str, Sequence[Sample]]]:
     eighth = eighth_batch_secrets.build_eighth_batch(seed)
     yield "eighth tune", [s for s in eighth if s.name in eighth_batch_secrets.TUNE]
     yield "eighth held-out", [s for s in eighth if s.name in eighth_batch_secrets.HELD_OUT]
+    # The ninth, by a sixth, writing as an outside reviewer would, split the same way.
+    ninth = ninth_batch_secrets.build_ninth_batch(seed)
+    yield "ninth tune", [s for s in ninth if s.name in ninth_batch_secrets.TUNE]
+    yield "ninth held-out", [s for s in ninth if s.name in ninth_batch_secrets.HELD_OUT]
 
 
 def caught_alone(rules: Sequence[Rule], seeds: Sequence[int]) -> dict[str, tuple[int, int]]:

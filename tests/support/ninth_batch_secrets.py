@@ -34,7 +34,20 @@ Every value is FAKE, drawn from the seed with the provider's prefix, length and 
 where known; passwords come from the human-like draw of the eighth batch.
 
 The split: :data:`SPLIT_SEED` shuffles the sorted names and holds out a third, exactly as the
-eighth batch does. First look: not yet taken.
+eighth batch does.
+
+First look, by the lead (``python -m bench.redaction --arm ninth``, 20 seeds, a kind "stored" when
+an 8-character piece of its secret survives ``redact`` in any run), once per part, after the
+split was committed (``3db5d28``). On the redactor after this stop's fixes for the eighth batch
+(``d3562f2``): **4 of 142 tune and 3 of 70 held-out kinds stored** (7 of 212, 3 %; the
+held-out part counted, not named). The redactor as the stop found it (``db00f85``) stores 8 and
+5 (13 of 212, 6 %). The last line alone (every named rule off, caught in every seed of 0-4)
+caught 114 of 142 tune and 60 of 70 held-out kinds (82 %). A helper then changed rules looking at
+the four tune misses only (a comment naming a ``.auth`` file, ``"user" "secret"`` rows beside a
+password hash, ``-a`` after a named auth scheme, the fields a revealing command was asked for),
+until tune stored 0 of 142. The held-out part, looked at once after that (``aa27c7d``'s parent
+``68ecdc8``): **2 of 70 stored (3 %)** -- the held-out result (3 -> 2). Both then fixed by family
+(a setup note's "set NAME to X", a revealed secret printed before the next prompt): 0 of 212.
 """
 
 from __future__ import annotations
