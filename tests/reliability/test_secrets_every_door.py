@@ -1,11 +1,11 @@
-"""Every door, every byte: the fake-secret corpora through one real session, then a scan.
+"""Every door, every byte: the fake-secret corpora through real sessions, then a scan.
 
 ``test_secrets_everywhere`` pushes the listed corpus through the stored doors of a local
-brain. This session goes wider, as issue 27 asks: every corpus (the listed kinds, the
-unlisted ones the redactor was not written against, the third, unseen batch and the fourth,
-by a fresh author), a team brain
-on a throwaway PostgreSQL, the server's own debug log, and every message the server sent back to the
-editor (diagnostics, hover, memory notifications, command results). Afterwards every byte
+brain. These sessions (two, each every other secret, run side by side) go wider, as issue 27
+asks: every corpus (the listed kinds, the unlisted ones the redactor was not written against,
+and every later batch, each by a fresh author), a team brain on a throwaway PostgreSQL, the
+server's own debug log, and every message the server sent back to the editor (diagnostics,
+hover, memory notifications, command results). Afterwards every byte
 it wrote is read -- brain, -wal, -shm, blobs, every file under the workspace and
 COMODOR_HOME, the log, every request body the model endpoint received, every LSP message,
 and a ``pg_dump --data-only`` of the team database -- and no 8-character piece of any
@@ -186,6 +186,22 @@ def every_secret() -> list[Secret]:
     return secrets
 
 
+SESSIONS: Final = 2
+"""The corpora go through this many sessions, each every other secret of every corpus: one
+session of all 1,829 took five minutes, while the slow tier's other worker had nothing left to
+run; two run side by side on xdist's workers."""
+
+
+def secrets_of(session: int) -> list[Secret]:
+    """The secrets one session takes: every :data:`SESSIONS`-th, a mix of every corpus."""
+    return every_secret()[session::SESSIONS]
+
+
+@pytest.fixture(params=range(SESSIONS), ids=lambda session: f"session {session + 1}")
+def session(request: pytest.FixtureRequest) -> int:
+    return int(request.param)
+
+
 class _Recording(queue.Queue[dict[str, Any]]):
     """A reply queue that also keeps every reply: what the server sent is scanned too."""
 
@@ -228,12 +244,12 @@ def leaks(places: dict[str, bytes]) -> list[tuple[str, str, str]]:
 
 
 @pytest.fixture
-def llm() -> Iterator[FakeLLM]:
-    """A model that echoes secrets of both corpora back as proposed lessons."""
+def llm(session: int) -> Iterator[FakeLLM]:
+    """A model that echoes the session's secrets back as proposed lessons."""
     with FakeLLM() as fake:
         echo = [
             {"kind": "env", "trigger": f"deploying {index}", "guidance": context}
-            for index, (_, context, _) in enumerate(every_secret()[::7])
+            for index, (_, context, _) in enumerate(secrets_of(session)[::7])
         ]
         fake.set_default(Reply.chat(json.dumps({"lessons": echo, "skill": None})))
         yield fake
@@ -276,8 +292,14 @@ def _everything_written(
 
 
 def test_no_piece_of_any_secret_reaches_any_byte_a_session_writes(
-    tmp_path: Path, brain_dir: Path, llm: FakeLLM, pg_cluster: Cluster, team_url: str
+    tmp_path: Path,
+    brain_dir: Path,
+    llm: FakeLLM,
+    pg_cluster: Cluster,
+    team_url: str,
+    session: int,
 ) -> None:
+    secrets = secrets_of(session)
     workspace = tmp_path / "ws"
     workspace.mkdir()
     (workspace / "app.py").write_text("print('hello')\n")
@@ -291,7 +313,7 @@ def test_no_piece_of_any_secret_reaches_any_byte_a_session_writes(
         server.replies = _Recording(sent)
         server.unaddressed = _Recording(sent)
         try:
-            _session(server, workspace, llm)
+            _session(server, workspace, llm, secrets)
             # While the server runs: the brain's -wal and -shm, gone once it closes cleanly.
             live = {f"{path} (server running)": data for path, data in _files(brain_dir).items()}
         finally:
@@ -314,10 +336,10 @@ def test_no_piece_of_any_secret_reaches_any_byte_a_session_writes(
     places = _everything_written(workspace, brain_dir, log, llm, sent, dump) | live
     assert any(place.endswith(".db") for place in places), "the brain file is scanned"
     found = sorted({(name, Path(place).name, piece) for name, place, piece in leaks(places)})
-    assert found == [], f"{len(found)} leaks of {len(every_secret())} secrets: {found[:20]}"
+    assert found == [], f"{len(found)} leaks of {len(secrets)} secrets: {found[:20]}"
 
     # Fail-able: the same scan finds a secret planted in plain text in each kind of place.
-    name, context, _ = every_secret()[0]
+    name, context, _ = secrets[0]
     (workspace / "notes.txt").write_text(context)
     (brain_dir / "planted.txt").write_text(context)
     with log.open("a") as log_file:
@@ -338,8 +360,8 @@ def test_no_piece_of_any_secret_reaches_any_byte_a_session_writes(
     } <= flagged, flagged
 
 
-def _session(server: RawServer, workspace: Path, llm: FakeLLM) -> None:
-    """Every door a user's text takes, each fed secrets of both corpora."""
+def _session(server: RawServer, workspace: Path, llm: FakeLLM, secrets: list[Secret]) -> None:
+    """Every door a user's text takes, each fed *secrets*."""
     server.initialize(
         {
             "watch": {"enabled": False},
@@ -354,12 +376,12 @@ def _session(server: RawServer, workspace: Path, llm: FakeLLM) -> None:
         assert "result" in reply, (name, reply)
         return reply["result"]
 
-    for _, context, _ in every_secret():
+    for _, context, _ in secrets:
         ok("comodor.teach", {"text": f"credentials: {context}"})
         if len(context) <= 290:
             ok("comodor.teachRule", {"statement": f"Keep {context}"})
         ok("comodor.denied", {"tool": "run_shell", "subject": context})
-    contexts = [context for _, context, _ in every_secret()]
+    contexts = [context for _, context, _ in secrets]
     leak = "\n".join(contexts)
     one_liners = [c for c in contexts if "\n" not in c and len(c) < 200]
     failure = "deploy failed: " + " ".join(one_liners[:3])
