@@ -102,20 +102,24 @@ line to line by a substring search. Possessive throughout: the view is built on 
 _DIFF_CONTEXT_RE: Final = re.compile(r"\n (?=[^\n])")
 """A diff's context line (one blank, then the line), counted only in a text with a hunk."""
 
+_WORDS_AND_COLON: Final = r"[A-Za-z][\w.-]{0,31}+(?: [A-Za-z][\w.-]{0,31}+){0,3}+:[ \t]++"
+"""A label's few words and a colon (``credentials: ``, ``the config I use: ``)."""
+_VERB: Final = r"[A-Z][a-z]{1,15}+ "
+"""A label that is a capitalised verb (``Keep ``)."""
+
 _LABEL_RE: Final = re.compile(
-    r"[A-Za-z][\w.-]{0,31}+(?: [A-Za-z][\w.-]{0,31}+){0,3}+:[ \t]++"  # a few words, a colon,
-    r"(?=[#|<\[{]|-----|[A-Za-z][\w-]{0,31}+:[ \t])"  # then a block, a table or a field
-    r"|[A-Z][a-z]{1,15}+ (?=[#|<\[{])"  # or a verb and a block: "Keep | User | Password |"
+    _WORDS_AND_COLON
+    + r"(?=[#|<\[{]|-----|[A-Za-z][\w-]{0,31}+:[ \t])"  # then a block, a table or a field
+    + r"|"
+    + _VERB
+    + r"(?=[#|<\[{])"  # or a verb and a block: "Keep | User | Password |"
 )
 """A label ahead of a block or a field on a text's first line (``credentials: # user:
 password``, ``Keep | User | Password |``, ``note: Authorization: ...``): what a user types
 before a paste."""
 
 
-_ANY_LABEL_RE: Final = re.compile(
-    r"[A-Za-z][\w.-]{0,31}+(?: [A-Za-z][\w.-]{0,31}+){0,3}+:[ \t]++(?=\S)"  # words, a colon
-    r"|[A-Z][a-z]{1,15}+ (?=\S)"  # or a capitalised verb: "Keep spring.datasource.url=..."
-)
+_ANY_LABEL_RE: Final = re.compile(_WORDS_AND_COLON + r"(?=\S)|" + _VERB + r"(?=\S)")
 """Any label on a short text's first line: what a user types before pasting a command and its
 output (``credentials: $ op item get ...``), a properties line (``Keep db.url=jdbc:...``) or a
 CSV export (``note: Title,URL,Username,Password``), which :data:`_LABEL_RE` does not know."""
