@@ -161,7 +161,7 @@ def _telling(secret: str) -> frozenset[str]:
     corpus holds anyway outside its secret (``-----BEGIN``, ``username=``) and those made
     of words alone (``response`` of a Digest header, ``ignature`` of a SigV4 one): the
     server's log and messages are full of words. A secret of words alone (a recovery
-    phrase) is checked by its 16-character pieces instead.
+    phrase) is checked by its runs of three words instead (:func:`_word_runs`).
     """
     eight = {
         _widened(secret, p)
@@ -170,7 +170,25 @@ def _telling(secret: str) -> frozenset[str]:
     }
     if eight:
         return frozenset(eight)
-    return frozenset(p for p in _pieces(secret, min(16, len(secret))) if p not in _surroundings())
+    return frozenset(p for p in _word_runs(secret) if p not in _surroundings())
+
+
+def _word_runs(secret: str, count: int = 3) -> set[str]:
+    """Every run of *count* whole words of *secret*, as the secret spells it.
+
+    Not 16-character pieces: the team database keeps each lesson's search terms, the words
+    of its identifiers split apart, and ``agentAddress udp:161`` of an SNMP sample became
+    ``agent address agentaddress``, whose `` agent address a`` is a piece of a recovery
+    phrase that happened to draw ``agent address acquire`` (a chance match that failed one
+    run in CI). Three words of a phrase are rarer by chance than two and a letter, and say
+    as surely that the phrase leaked.
+    """
+    words = list(re.finditer(r"\S+", secret))
+    if len(words) <= count:
+        return {secret}
+    return {
+        secret[words[i].start() : words[i + count - 1].end()] for i in range(len(words) - count + 1)
+    }
 
 
 # (name, context, the pieces none of the written bytes may hold)
@@ -255,6 +273,17 @@ def llm(session: int) -> Iterator[FakeLLM]:
         yield fake
 
 
+def _shown(found: list[tuple[str, str, str]], places: dict[str, bytes]) -> list[str]:
+    """Each leak as ``secret @ place: …text around the piece…``, so a failure says which
+    door let it through without a rerun (the corpus is drawn anew each run)."""
+    shown = set()
+    for name, place, piece in found:
+        text = places[place].decode("utf-8", "replace")
+        at = text.find(piece)
+        shown.add(f"{name} @ {Path(place).name}: {text[max(0, at - 160) : at + 160]!r}")
+    return sorted(shown)[:20]
+
+
 def _dump(cluster: Cluster, url: str) -> bytes:
     """Every row of every table of the team database, as ``pg_dump --data-only`` prints it."""
     database = url.rsplit("/", 1)[1]
@@ -335,8 +364,11 @@ def test_no_piece_of_any_secret_reaches_any_byte_a_session_writes(
 
     places = _everything_written(workspace, brain_dir, log, llm, sent, dump) | live
     assert any(place.endswith(".db") for place in places), "the brain file is scanned"
-    found = sorted({(name, Path(place).name, piece) for name, place, piece in leaks(places)})
-    assert found == [], f"{len(found)} leaks of {len(secrets)} secrets: {found[:20]}"
+    found = leaks(places)
+    assert found == [], (
+        f"{len(found)} leaks of {len(secrets)} secrets (with the corpus seed printed in "
+        f"pytest's header): {_shown(found, places)}"
+    )
 
     # Fail-able: the same scan finds a secret planted in plain text in each kind of place.
     name, context, _ = secrets[0]
