@@ -3,7 +3,9 @@ pasted after a label is redacted as well as the file itself.
 
 Every rule that reads a line from its start missed such a secret (one kind in thirty of the
 corpora, behind any one gutter); :func:`comodor.brain.redaction.views.gutter_view` reads those lines
-again with the gutter cut off.
+again with the gutter cut off. The corpus test reads every batch's kinds (but the leaks each
+batch lists as still stored) behind each gutter and behind the labels the every-door session
+types before a paste.
 """
 
 from __future__ import annotations
@@ -15,7 +17,13 @@ import pytest
 from comodor_lsp.brain.redaction.redactor import find_secrets, redact
 from comodor_lsp.brain.redaction.views import gutter_view
 
-from tests.support.fifth_batch_secrets import STILL_STORED, build_fifth_batch
+from tests.support import (
+    eighth_batch_secrets,
+    fifth_batch_secrets,
+    ninth_batch_secrets,
+    seventh_batch_secrets,
+    sixth_batch_secrets,
+)
 from tests.support.fourth_batch_secrets import build_fourth_batch
 from tests.support.unlisted_secrets import UnlistedSample, build_unlisted
 from tests.support.unseen_secrets import build_unseen
@@ -33,6 +41,10 @@ GUTTERS: dict[str, Callable[[str], str]] = {
     "a log's timestamps": _every_line(lambda i: f"2026-12-04 10:00:{i % 60:02d},123 INFO "),
     "a shell prompt": _every_line(lambda i: "$ "),
     "a label typed before the paste": lambda text: "the config I use: " + text,
+    # The labels the every-door session types before each paste (a lesson, a rule, a denial).
+    "a lesson's label": lambda text: "credentials: " + text,
+    "a rule's verb": lambda text: "Keep " + text,
+    "a note's label": lambda text: "note: " + text,
 }
 
 
@@ -42,7 +54,18 @@ def _corpus() -> list[UnlistedSample]:
         *build_unlisted(0),
         *build_unseen(0),
         *build_fourth_batch(0),
-        *(s for s in build_fifth_batch(0) if s.name not in STILL_STORED),
+        *(
+            sample
+            for batch, build in (
+                (fifth_batch_secrets, fifth_batch_secrets.build_fifth_batch),
+                (sixth_batch_secrets, sixth_batch_secrets.build_sixth_batch),
+                (seventh_batch_secrets, seventh_batch_secrets.build_seventh_batch),
+                (eighth_batch_secrets, eighth_batch_secrets.build_eighth_batch),
+                (ninth_batch_secrets, ninth_batch_secrets.build_ninth_batch),
+            )
+            for sample in build(0)
+            if sample.name not in batch.STILL_STORED
+        ),
     ]
 
 

@@ -88,7 +88,7 @@ _GUTTER_RE: Final = re.compile(
       | [$%][ \t]                                     # a shell's prompt
       | [-*\u2022][ \t]++                             # list items
       | \[?\d{4}-\d\d-\d\d[T ][\d:.,]{5,15}+(?:Z|[+-]\d\d:?\d\d)?\]?[ \t]  # a log's stamp
-        (?:[ \t]?+\[?[A-Za-z]{3,8}\]?[ \t])?            # and its level
+        (?:[ \t]?+\[?[A-Za-z]{3,8}\]?[ \t])?+           # and its level, whole or not at all
       | (?=@@[ ]-\d)                                  # a diff's hunk (its context lines count)
     )(?=[^\n])""",
     re.VERBOSE,
@@ -97,7 +97,9 @@ _GUTTER_RE: Final = re.compile(
 
 It is matched with the line break before it: a literal start lets the regex engine skip from
 line to line by a substring search. Possessive throughout: the view is built on hostile input
-(a pasted log can be megabytes), so nothing here may backtrack."""
+(a pasted log can be megabytes), so nothing here may backtrack. A stamp's level is taken
+whole or not at all: on a blank log line, backing off from ``INFO `` would cut the stamp
+alone and leave ``INFO `` in the view, between a label and the secret it names."""
 
 _DIFF_CONTEXT_RE: Final = re.compile(r"\n (?=[^\n])")
 """A diff's context line (one blank, then the line), counted only in a text with a hunk."""
