@@ -47,8 +47,11 @@ _CREDENTIAL: Final = re.compile(r"pass|pwd|secret|token|key|cred", re.IGNORECASE
 _DRAW_COMMAND: Final = re.compile(r"(?<![a-z])rand(?![a-z])")
 # Symbols a generated password holds; ``_``, ``.``, ``,``, ``;`` and brackets are code's.
 _PASSWORD_SYMBOLS: Final = frozenset("!#%^&*@~+?=<>-")
+# What a shell's prompt ends with (``$``, ``%``, ``#``, ``>``): a value printed without a final
+# line break has the next prompt right after it (``Riverbank.gecko.8406Iep$``).
+_PROMPT_ENDS: Final = "$%#>"
 # A shell prompt before a command (``$ ``, ``# ``, ``> ``, ``PS C:\\> ``).
-_PROMPT: Final = re.compile(r"[ \t]*(?:[$#>%]|PS [^>\n]{0,80}>)[ \t]+\S")
+_PROMPT: Final = re.compile(rf"[ \t]*(?:[{re.escape(_PROMPT_ENDS)}]|PS [^>\n]{{0,80}}>)[ \t]+\S")
 _CLASSES: Final = (str.islower, str.isupper, str.isdigit)
 
 
@@ -160,11 +163,6 @@ def _asked_field_spans(fields: str, line: str, start: int) -> list[tuple[int, in
             spans.append((begin, begin + len(stripped)))
         at += len(value) + 1
     return spans
-
-
-# What a shell's prompt ends with (``$``, ``%``, ``#``, ``>``): a value printed without a final
-# line break has the next prompt right after it (``Riverbank.gecko.8406Iep$``).
-_PROMPT_ENDS: Final = frozenset("$%#>")
 
 
 def _printed_shape(value: str) -> bool:
