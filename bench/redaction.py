@@ -35,7 +35,10 @@
    assistant meets in a workspace, in proportion), split again as the issue asks: a third held
    out by a fixed seed before any run; ``--arm ninth`` for the ninth,
    ``tests/support/ninth_batch_secrets.py`` (212 kinds by a sixth fresh author writing as an
-   outside reviewer auditing a typical team would, split the same way).
+   outside reviewer auditing a typical team would, split the same way); ``--arm tenth`` for the
+   tenth, ``tests/support/tenth_batch_secrets.py`` (231 kinds by a seventh fresh author: solo
+   developers', maintainers', data scientists', mobile and game developers' and home labs'
+   workspaces, split the same way).
 
 9. **A second opinion** (``--arm detect-secrets``, needs ``pip install detect-secrets``): which
    unlisted kinds Yelp's detect-secrets finds (in its file mode, and in its line-by-line
@@ -79,6 +82,7 @@ from tests.support import (
     ninth_batch_secrets,
     seventh_batch_secrets,
     sixth_batch_secrets,
+    tenth_batch_secrets,
     unseen_secrets,
 )
 from tests.support.last_line import caught_alone
@@ -253,6 +257,13 @@ HELD_OUT_BATCHES = {
         ninth_batch_secrets.TUNE,
         ninth_batch_secrets.HELD_OUT,
     ),
+    "tenth": HeldOutBatch(
+        "The tenth batch, by a fresh author: solo and home-lab workspaces, a third held out",
+        "tests/support/tenth_batch_secrets.py",
+        tenth_batch_secrets.build_tenth_batch,
+        tenth_batch_secrets.TUNE,
+        tenth_batch_secrets.HELD_OUT,
+    ),
 }
 
 
@@ -335,6 +346,7 @@ ARMS = (
     "seventh",
     "eighth",
     "ninth",
+    "tenth",
     "real-code",
     "correction",
     "speed",
