@@ -22,6 +22,7 @@ from tests.support import (
     ninth_batch_secrets,
     seventh_batch_secrets,
     sixth_batch_secrets,
+    tenth_batch_secrets,
     unlisted_secrets,
     unseen_secrets,
 )
@@ -76,6 +77,10 @@ def corpus_parts(seed: int) -> Iterator[tuple[str, Sequence[Sample]]]:
     ninth = ninth_batch_secrets.build_ninth_batch(seed)
     yield "ninth tune", [s for s in ninth if s.name in ninth_batch_secrets.TUNE]
     yield "ninth held-out", [s for s in ninth if s.name in ninth_batch_secrets.HELD_OUT]
+    # The tenth, by a seventh: solo, maintainer, data, mobile and home-lab workspaces.
+    tenth = tenth_batch_secrets.build_tenth_batch(seed)
+    yield "tenth tune", [s for s in tenth if s.name in tenth_batch_secrets.TUNE]
+    yield "tenth held-out", [s for s in tenth if s.name in tenth_batch_secrets.HELD_OUT]
 
 
 def caught_alone(rules: Sequence[Rule], seeds: Sequence[int]) -> dict[str, tuple[int, int]]:
