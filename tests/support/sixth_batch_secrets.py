@@ -2454,8 +2454,6 @@ NAMES: frozenset[str] = frozenset(
 # followed the first look, and why (the redaction tests and the every-door scan skip them).
 STILL_STORED: frozenset[str] = frozenset(
     {
-        "cosmos-keys-export-unarmored-hex",  # bare hex alone on a line; the warning above names it
-        "ethereum-keystore-v3-json-ciphertext",  # "ciphertext" names test vectors in code too
         "aws-ssm-put-parameter-securestring",  # Copper80JkK.b: ".b" read as a file suffix
         "c-libcurl-setopt-userpwd",  # a tail of capitals read as an acronym, one seed
         "markdown-checkbox-list-item",  # a tail ending in digits or a capitalised word
