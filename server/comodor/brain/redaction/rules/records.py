@@ -290,6 +290,8 @@ def _secret_map_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         if end < 0:
             return []
         for pair in _JSON_PAIR_RE.finditer(text, m.end(), end):
+            if pair.group("name") and secret_name(pair.group("name")) is not None:
+                continue  # {"auth": X} one level down: its own name's rule names it better
             group_name = "dq" if pair.start("dq") >= 0 else "sq"
             if literal_credential(pair.group(group_name)):
                 spans.append(pair.span(group_name))
