@@ -2457,7 +2457,6 @@ STILL_STORED: frozenset[str] = frozenset(
         "aws-ssm-put-parameter-securestring",  # Copper80JkK.b: ".b" read as a file suffix
         "c-libcurl-setopt-userpwd",  # a tail of capitals read as an acronym, one seed
         "markdown-checkbox-list-item",  # a tail ending in digits or a capitalised word
-        "shell-backslash-newline-inside-quoted-token",  # the line after a bearer's backslash
     }
 )
 
