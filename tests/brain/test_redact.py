@@ -622,3 +622,23 @@ def test_commit_shas_and_uuids_are_never_secrets() -> None:
         ]
     text = "\n".join(lines)
     assert find_secrets(text) == []
+
+
+def test_a_bearer_token_split_by_a_shell_backslash_newline_is_removed_whole() -> None:
+    text = (
+        "curl -fsS https://api.acme.dev/v1/reports \\\n"
+        '  -H "Authorization: Bearer VXZkMKfVlOvv17UOuKkN\\\n'
+        'UGquJibX3bskuFgtifMb" \\\n'
+        "  -o report.json\n"
+    )
+    redacted = redact(text)
+    assert "VXZkMKfVlOvv17UO" not in redacted
+    assert "UGquJibX3bskuFgt" not in redacted
+    assert "  -o report.json" in redacted
+
+
+def test_the_next_argument_after_a_bearer_and_a_backslash_newline_is_left_alone() -> None:
+    text = 'curl -H "Authorization: Bearer $ACME_TOKEN" \\\n  -o report.json\n'
+    assert redact(text) == text
+    text = 'curl -H "Authorization: Bearer VXZkMKfVlOvv17UOuKkN" \\\n  -o report.json\n'
+    assert "  -o report.json" in redact(text)

@@ -237,3 +237,38 @@ def test_secrets_of_the_tune_parts_families_in_other_syntaxes_are_removed(
     text: str, secret: str
 ) -> None:
     assert secret not in redact(text)
+
+
+def test_every_child_of_a_credentials_map_is_removed_not_only_the_first() -> None:
+    text = (
+        '{\n  "credentials": {\n    "staging": {"id": "stg-01", "value": "bb3SSvMymi7DmUNFjVMz"},\n'
+        '    "production": {\n      "id": "prd-01",\n      "value": "MCH6NgrIeFf3DoF1pz0p"\n'
+        '    }\n  },\n  "retry": {"max": 5}\n}\n'
+    )
+    redacted = redact(text)
+    assert "bb3SSvMymi7DmUNFjVMz" not in redacted
+    assert "MCH6NgrIeFf3DoF1pz0p" not in redacted
+    assert '"retry": {"max": 5}' in redacted
+
+
+def test_an_api_key_map_of_network_names_in_a_js_config_is_removed() -> None:
+    text = (
+        "etherscan: {\n  apiKey: {\n    mainnet: 'QNBQ3IC44E42FG9FZB6CUB8APIUW9IKRW5',\n"
+        '    polygon: "2GOJP0XUGHUB7S3KYYF1SDXN3U6JKN5GSF",\n  },\n},\n'
+    )
+    redacted = redact(text)
+    assert "QNBQ3IC44E42FG9F" not in redacted
+    assert "2GOJP0XUGHUB7S3K" not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "apiKey: { type: String, required: true, select: false },",
+        'const apiKey = {en: "API key", de: "API-Schlüssel"}',
+        "apiKey: {\n  mainnet: process.env.ETHERSCAN_KEY,\n  polygon: '${POLYGON_KEY}',\n}",
+        '"credentials": {"staging": {"id": "stg-01"}, "production": {"region": "eu-west-1"}}',
+    ],
+)
+def test_a_credentials_or_api_key_map_holding_no_literal_is_left_alone(text: str) -> None:
+    assert redact(text) == text

@@ -165,3 +165,30 @@ def test_a_pgpass_line_quoted_after_other_words_loses_its_password(text: str) ->
     password = text.rsplit(":", 1)[1]
     assert password not in redact(text)
     assert redact(text).endswith(":[REDACTED:password]")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '    kSecValueData as String: "FjordBluebird!8196nBQb2".data(using: .utf8)!',
+        'query[kSecValueData as String] = "PistachioNebula*4626M28W".data(using: .utf8)',
+        '(__bridge id)kSecValueData: [@"Tiger46IeDuht4x" dataUsingEncoding:NSUTF8StringEncoding],',
+    ],
+)
+def test_a_password_written_into_the_keychain_from_a_string_literal_is_removed(text: str) -> None:
+    redacted = redact(text)
+    assert "[REDACTED:" in redacted
+    assert not any(word in redacted for word in ("Bluebird", "Nebula*4", "Tiger46I"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "kSecValueData as String: password.data(using: .utf8)!",
+        'kSecValueData as String: "\\(token)".data(using: .utf8)!',
+        'kSecValueData as String: "<your password>".data(using: .utf8)!',
+        "kSecReturnData as String: kCFBooleanTrue!,",
+    ],
+)
+def test_a_keychain_query_holding_no_literal_is_left_alone(text: str) -> None:
+    assert redact(text) == text

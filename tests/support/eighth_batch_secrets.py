@@ -2492,7 +2492,6 @@ STILL_STORED: frozenset[str] = frozenset(
     {
         "configstore-snyk-json-api-token",  # "api": <uuid>: a name that says no secret, any uuid
         "rakefile-env-or-assign-rubygems-key",  # artefact: "rubygems" survives only in the marker's kind
-        "swift-keychain-ksecvaluedata-string-literal",  # a Keychain item's value: not yet a family
     }
 )
 """Kinds the redactor still stores after the fixes that followed the held-out look, and why."""

@@ -2454,14 +2454,9 @@ NAMES: frozenset[str] = frozenset(
 # followed the first look, and why (the redaction tests and the every-door scan skip them).
 STILL_STORED: frozenset[str] = frozenset(
     {
-        "cosmos-keys-export-unarmored-hex",  # bare hex alone on a line; the warning above names it
-        "ethereum-keystore-v3-json-ciphertext",  # "ciphertext" names test vectors in code too
-        "hardhat-verify-etherscan-api-key",  # a map under apiKey with unquoted network names
         "aws-ssm-put-parameter-securestring",  # Copper80JkK.b: ".b" read as a file suffix
         "c-libcurl-setopt-userpwd",  # a tail of capitals read as an acronym, one seed
-        "json-credentials-parent-environment-children",  # the second child of the parent
         "markdown-checkbox-list-item",  # a tail ending in digits or a capitalised word
-        "shell-backslash-newline-inside-quoted-token",  # the line after a bearer's backslash
     }
 )
 

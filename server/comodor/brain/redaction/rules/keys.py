@@ -325,7 +325,33 @@ def _classify_obfuscated(m: re.Match[str], text: str) -> str | None:
     return "password" if len(body) >= 8 and len(set(body)) >= 6 else None
 
 
+# --- an Ethereum keystore and a key a wallet CLI prints in hex -----------------------------------
+
+# A Web3 Secret Storage (v3) keystore: its ``ciphertext`` is the private key, encrypted only by
+# a password that may be weak. Only in a keystore's ``crypto`` object (a ``kdf`` or
+# ``cipherparams`` beside it): "ciphertext" also names test vectors in code.
+_KEYSTORE_CIPHERTEXT_RE: Final = re.compile(
+    r"\"ciphertext\"[ \t]*:[ \t]*\"(?P<secret>(?:0x)?[0-9a-fA-F]{32,512})\""
+)
+_KEYSTORE_SIBLINGS: Final = ('"kdf"', '"cipherparams"', '"kdfparams"')
+
+
+def _classify_keystore_ciphertext(m: re.Match[str], text: str) -> str | None:
+    near = text[max(0, m.start() - 400) : m.end() + 400]
+    return "private-key" if any(word in near for word in _KEYSTORE_SIBLINGS) else None
+
+
+# What ``gaiad keys export --unarmored-hex`` and its kin print: a warning that names the
+# private key, then the key alone on a line as hex.
+_PRINTED_HEX_KEY_RE: Final = re.compile(
+    r"private key[^\n]{0,300}\n(?:[^\n]{0,300}\n)?"
+    r"[ \t]*(?P<secret>(?:0x)?[0-9a-f]{64})[ \t]*(?:\r?\n|$)"
+)
+
+
 KEY_RULES: Final[tuple[Rule, ...]] = (
+    Rule("private-key", CONTEXTUAL, _KEYSTORE_CIPHERTEXT_RE, _classify_keystore_ciphertext),
+    Rule("private-key", CONTEXTUAL, _PRINTED_HEX_KEY_RE, on_lowercase=True),
     Rule("password", CONTEXTUAL, _OBFUSCATED_RE, _classify_obfuscated, WORD + "$"),
     Rule("private-key", CONTEXTUAL, _Z85_SECRET_RE, on_lowercase=True),
     Rule(

@@ -570,7 +570,10 @@ _AUTH_HEADER_RE: Final = re.compile(
     r"(?:(?P<scheme>[a-z][a-z0-9_-]*(?:-hmac-[a-z0-9]+)?)[ \t]+)?"
     r"(?P<secret>[^\s\"'`,;)\]}][^\n\"'`]*)"
 )
-_BEARER_RE: Final = re.compile(r"bearer[ \t]+(?P<secret>[a-z0-9._~+/-]{16,}=*)")
+# A token split by a shell's backslash-newline inside its quotes goes on at the next line's start.
+_BEARER_RE: Final = re.compile(
+    r"bearer[ \t]+(?P<secret>[a-z0-9._~+/-]{16,}=*(?:\\\r?\n[a-z0-9._~+/-]{4,}=*)?)"
+)
 # URLs are found by their "://": scanning for a scheme would mean trying every letter.
 _URL_CREDENTIALS_RE: Final = re.compile(
     r"://(?P<secret>[^\s:/?#@\[\]\"'<>]{0,256}:(?P<password>[^\s/\[\]\"'<>]{1,256}))@"

@@ -824,7 +824,27 @@ def _classify_encoded_pair(m: re.Match[str], text: str) -> str | None:
     return "basic-auth" if password_shaped(value) or typed_on(value) else None
 
 
+# --- a Keychain item's value --------------------------------------------------------------------
+
+# Apple's Security framework stores whatever stands after ``kSecValueData`` as the item's secret:
+# Swift ``kSecValueData as String: "X".data(using: .utf8)!``, ``query[kSecValueData as String] =
+# "X".data(...)``, Objective-C ``(__bridge id)kSecValueData: [@"X" dataUsingEncoding:...]``.
+_KEYCHAIN_VALUE_RE: Final = re.compile(
+    r"kSecValueData(?:[ \t]+as[ \t]+(?:String|NSString|CFString))?\]?[ \t]*[:=][ \t]*\[?@?"
+    r"\"(?P<secret>(?:[^\"\\\n]|\\.){4,512})\""
+)
+
+
+def _classify_keychain_value(m: re.Match[str], text: str) -> str | None:
+    """Any literal but a placeholder: a Keychain item holds nothing else than a credential."""
+    value = group(m, text, "secret") or ""
+    if is_reference(value) or is_template(value) or value.isspace():
+        return None
+    return "password" if password_shaped(value) or token_shaped(value) or chosen(value) else None
+
+
 PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
+    Rule("password", STRUCTURAL, _KEYCHAIN_VALUE_RE, _classify_keychain_value),
     Rule(
         "password",
         ASSIGNMENT,

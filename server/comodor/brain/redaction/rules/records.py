@@ -251,11 +251,13 @@ def _classify_atom_pair(m: re.Match[str], text: str) -> str | None:
 # --- maps named for secrets ---------------------------------------------------------------------
 
 _SECRET_MAP_RE: Final = re.compile(
-    r"(?P<kw>api[_-]?keys|tokens|secrets|passwords|credentials|auths|access[_-]?tokens)"
+    r"(?P<kw>api[_-]?keys?|tokens|secrets|passwords|credentials|auths|access[_-]?tokens)"
     r"[\"']?[ \t]*[:=][ \t]*(?P<open>\{|\r?\n)"
 )
+# A name quoted (JSON) or bare (a JS object: hardhat's ``apiKey: {mainnet: '...'}``).
 _JSON_PAIR_RE: Final = re.compile(
-    r"[\"'](?P<name>[^\"'\n]{1,80})[\"'][ \t]*:[ \t]*(?:\"(?P<dq>[^\"\\\n]{1,512})\""
+    r"(?:[\"'](?P<name>[^\"'\n]{1,80})[\"']|(?<![\w$.])[A-Za-z_$][\w$-]{0,79})"
+    r"[ \t]*:[ \t]*(?:\"(?P<dq>[^\"\\\n]{1,512})\""
     r"|'(?P<sq>[^'\\\n]{1,512})')[ \t]*(?=[,}\n])"
 )
 _YAML_PAIR_RE: Final = re.compile(
@@ -264,14 +266,32 @@ _YAML_PAIR_RE: Final = re.compile(
 )
 
 
+def _closing_brace(text: str, start: int, limit: int) -> int:
+    """Where the ``{`` just before *start* closes (children may be maps: ``"staging": {..}``)."""
+    depth = 0
+    for found in _BRACE_RE.finditer(text, start, min(limit, len(text))):
+        if found.group() == "{":
+            depth += 1
+        elif depth == 0:
+            return found.start()
+        else:
+            depth -= 1
+    return -1
+
+
+_BRACE_RE: Final = re.compile(r"[{}]")
+
+
 def _secret_map_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     """Every credential-shaped value of a map whose name says it holds secrets."""
     spans: list[tuple[int, int]] = []
     if m.group("open") == "{":
-        end = text.find("}", m.end(), m.end() + 2048)
+        end = _closing_brace(text, m.end(), m.end() + 2048)
         if end < 0:
             return []
         for pair in _JSON_PAIR_RE.finditer(text, m.end(), end):
+            if pair.group("name") and secret_name(pair.group("name")) is not None:
+                continue  # {"auth": X} one level down: its own name's rule names it better
             group_name = "dq" if pair.start("dq") >= 0 else "sq"
             if literal_credential(pair.group(group_name)):
                 spans.append(pair.span(group_name))
