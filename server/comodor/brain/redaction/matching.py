@@ -189,15 +189,39 @@ class _Finder:
         return positions
 
     def _in_runs(self, rule: Rule, subject: str) -> Iterator[re.Match[str]]:
+        """The rule's matches around its runs, as ``finditer`` over the whole text finds them.
+
+        A run failing the rule's ``run_check`` holds no match the rule keeps, so its regex is
+        not run -- unless a match there could reach into where the next run's search begins
+        (and so move that search on, as ``finditer`` would): then it is run after all.
+        """
         reached = 0
         after = rule.run_after
+        check = rule.run_check
+        skipped: tuple[int, int] | None = None
         for start, end in self._runs_of(rule.run_chars, rule.min_run):
             if after and (start == 0 or subject[start - 1] not in after):
                 continue
-            begin = max(reached, start - rule.run_lead)
-            for m in rule.pattern.finditer(subject, begin, min(len(subject), end + _RUN_MARGIN)):
+            if skipped is not None and start - rule.run_lead < skipped[1] + _RUN_MARGIN:
+                for m in self._around(rule, subject, skipped, reached):
+                    reached = m.end()
+                    yield m
+            skipped = None
+            if check is not None and not check(subject, start, end):
+                skipped = (start, end)
+                continue
+            for m in self._around(rule, subject, (start, end), reached):
                 reached = m.end()
                 yield m
+
+    @staticmethod
+    def _around(
+        rule: Rule, subject: str, run: tuple[int, int], reached: int
+    ) -> Iterator[re.Match[str]]:
+        """The rule's matches around *run*, searched from where the last match ended at most."""
+        start, end = run
+        begin = max(reached, start - rule.run_lead)
+        return rule.pattern.finditer(subject, begin, min(len(subject), end + _RUN_MARGIN))
 
     def _runs_of(self, chars: str, least: int) -> list[tuple[int, int]]:
         """The maximal runs of *chars* at least *least* long, in order.
