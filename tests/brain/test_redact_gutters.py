@@ -11,11 +11,14 @@ types before a paste.
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Callable
 
 import pytest
+from comodor_lsp.brain.redaction import RULES
+from comodor_lsp.brain.redaction.matching import SHORTCUTS_FROM, read
 from comodor_lsp.brain.redaction.redactor import find_secrets, redact
-from comodor_lsp.brain.redaction.views import gutter_view
+from comodor_lsp.brain.redaction.views import View, _gutter_lines, gutter_view
 
 from tests.support import (
     eighth_batch_secrets,
@@ -191,3 +194,29 @@ def test_prose_and_commands_after_a_label_are_kept(text: str) -> None:
 def test_a_long_text_is_not_read_a_second_time_after_a_label_on_its_first_line() -> None:
     text = "Summary: " + "x = 1\n" * 1000
     assert gutter_view(text) is None
+
+
+_LINE_STARTS = ("", " ", "\t", "  ", " \t ", "\n", "\n\n")
+_LINE_BODIES = (
+    *("- a", "+b", "> q", "$ ls", "% x", "* it", "12 | x", "  12\ttab", "3: y", "@dec", "#c", ""),
+    *("[2024-01-02T10:11:12Z] INFO x", "2024-01-02 10:11:12,123 ERROR y", "\u2022 bullet"),
+    *("@@ -1,2 +1,2 @@", " ctx", "x = 1", "password = hunter22", "--x", ">>> 1", "\u00e9-x"),
+)
+
+
+def _shown(view: View | None) -> object:
+    return None if view is None else (view.text, view._view_starts, view._text_starts)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_lines_found_with_the_prefixes_give_the_view_every_line_gives(seed: int) -> None:
+    """A long text's view is built from the lines the prefix pass says may have a gutter
+    (:func:`comodor_lsp.brain.redaction.matching.read`): the same view as trying every line,
+    whatever blanks, breaks and gutters start them and the text."""
+    rng = random.Random(seed)
+    lines = [rng.choice(_LINE_STARTS) + rng.choice(_LINE_BODIES) for _ in range(400)]
+    text = rng.choice(("", "\n", " ", "- ", "\n- ")) + "\n".join(lines)
+    assert len(text) >= SHORTCUTS_FROM
+    found = read(text, RULES)[1]
+    assert found is not None
+    assert _shown(_gutter_lines(text, found)) == _shown(_gutter_lines(text, None))

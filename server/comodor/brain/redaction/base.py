@@ -31,6 +31,8 @@ Classifier = Callable[[re.Match[str], str], "str | None"]
 # Where, inside a match, the secret parts are. Most rules replace the group ``secret``; a few
 # (a cookie header, a Kubernetes ``data:`` block) replace several values and keep the names.
 SpanFinder = Callable[[re.Match[str], str], "list[tuple[int, int]]"]
+# Whether a run ``text[start:end]`` may hold a match the rule keeps (see ``Rule.run_check``).
+RunCheck = Callable[[str, int, int], bool]
 
 # When matches from several rules overlap they are merged into one redaction, named after the
 # most specific rule involved: a GitHub token inside a git remote URL is reported as
@@ -166,6 +168,11 @@ class Rule:
     # and the characters one of which must stand right before the run ("" for any).
     run_lead: int = 0
     run_after: str = ""
+    # A cheap necessary condition on a run, ``(text, start, end)``, for a match inside it to be
+    # kept: the engine skips the run's regex and classifier when it fails. The same test the
+    # classifier opens with, asked once a run and without a match object: in a correction of
+    # code most long runs are identifiers the classifier rejects at once.
+    run_check: RunCheck | None = None
     # The literal every match starts with is too common for the engine's index to pay (the
     # "[" of every subscript): the regex engine's own scan of the text is faster.
     scan_whole: bool = False

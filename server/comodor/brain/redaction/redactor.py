@@ -38,7 +38,7 @@ from collections.abc import Sequence
 
 from . import RULES
 from .base import MARKER_PREFIX, Rule, line_end, line_start
-from .matching import Candidate, SecretMatch, candidates, merge
+from .matching import Candidate, SecretMatch, candidates, merge, read
 from .rules.net import PICKED, shape
 from .views import gutter_view, percent_view
 
@@ -93,8 +93,8 @@ def _found(text: str, rules: Sequence[Rule]) -> list[SecretMatch]:
     them, and add to what the first found. Then what was found
     is looked for again where the text repeats it or a terminal wrapped it.
     """
-    found: list[Candidate] = candidates(text, rules)
-    for view in (gutter_view(text), percent_view(text)):
+    found, lines = read(text, rules)
+    for view in (gutter_view(text, lines), percent_view(text)):
         if view is not None:
             found += [
                 (view.to_text(start), view.to_text(end), priority, kind)

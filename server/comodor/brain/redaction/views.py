@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 
@@ -132,13 +133,17 @@ and an agent's one-line subjects. Longer texts are files and corrections, which 
 not start, and reading one twice would double its cost."""
 
 
-def gutter_view(text: str) -> View | None:
-    """The view of *text*'s gutter lines, or ``None`` when no line has a gutter."""
+def gutter_view(text: str, lines: Sequence[int] | None = None) -> View | None:
+    """The view of *text*'s gutter lines, or ``None`` when no line has a gutter.
+
+    *lines*, when known, are where the lines that may have a gutter start, in order (the
+    engine finds them with the rules' prefixes, :func:`.matching.read`): only those are tried.
+    """
     label = _LABEL_RE.match(text)
     if label is not None:
         # Everything after the label is what the user pasted: the whole rest is the view.
         return View(text[label.end() :], [0], [label.end()])
-    view = _gutter_lines(text)
+    view = _gutter_lines(text, lines)
     if view is None and len(text) <= _SHORT_PASTE:
         label = _ANY_LABEL_RE.match(text)
         if label is not None:
@@ -146,10 +151,18 @@ def gutter_view(text: str) -> View | None:
     return view
 
 
-def _gutter_lines(text: str) -> View | None:
-    """The view of *text*'s lines that start with a gutter, the gutter cut off, or ``None``."""
+def _gutter_lines(text: str, lines: Sequence[int] | None) -> View | None:
+    """The view of *text*'s lines that start with a gutter, the gutter cut off, or ``None``.
+
+    A gutter's match starts with its line break and ends on its line, so trying the lines
+    *lines* names (their break is where they start, in *lined*) finds what ``finditer`` does.
+    """
     lined = "\n" + text  # every line starts after a line break, the first one too
-    gutters = [(m.end() - 1, m.start()) for m in _GUTTER_RE.finditer(lined)]
+    if lines is None:
+        matches: Iterable[re.Match[str] | None] = _GUTTER_RE.finditer(lined)
+    else:
+        matches = (_GUTTER_RE.match(lined, start) for start in lines)
+    gutters = [(m.end() - 1, m.start()) for m in matches if m is not None]
     if any(lined.startswith("@@", end + 1) for end, _ in gutters):  # a unified diff
         context = _DIFF_CONTEXT_RE.finditer(lined)
         gutters = sorted(gutters + [(m.end() - 1, m.start()) for m in context])

@@ -187,6 +187,17 @@ def _encoded_document(token: str) -> str | None:
     return "encoded-secret" if contains(decoded, _RECHECK) else None
 
 
+def _may_be_random_token(text: str, start: int, end: int) -> bool:
+    """Whether the run ``text[start:end]`` passes :func:`_classify_random_token`'s first tests.
+
+    The token a run holds is the run itself (and ``=`` padding, hex to :data:`_NOT_HEX`, and
+    neither a letter nor a digit): hex, or not lower-case and with a digit. Asked once a run,
+    before the regex: ~470 runs of a 5,000-line correction, identifiers nearly all.
+    """
+    run = text[start:end]
+    return _NOT_HEX.search(run) is None or (not run.islower() and _DIGIT.search(run) is not None)
+
+
 def _classify_random_token(m: re.Match[str], text: str) -> str | None:
     token = group(m, text, "secret") or ""
     length = len(token.rstrip("="))
@@ -237,6 +248,7 @@ ENTROPY_RULES: Final[tuple[Rule, ...]] = (
         skip_covered=True,
         run_chars=ALNUM + "+/_-",
         min_run=MIN_LENGTH,
+        run_check=_may_be_random_token,
     ),
 )
 

@@ -578,6 +578,18 @@ def token_shaped(value: str) -> bool:
     return shannon_entropy(core) >= expected_entropy(len(core), alphabet) - 0.7
 
 
+_TWO_DIGITS: Final = re.compile(r"[0-9][^0-9]*+[0-9]")
+
+
+def _may_be_token_arg(text: str, start: int, end: int) -> bool:
+    """Whether the run ``text[start:end]`` holds the two digits :func:`token_shaped` wants.
+
+    The quoted value a run holds is the run itself (quotes are not of its characters), and
+    a value with fewer digits is no token; asked once a run, before the regex.
+    """
+    return _TWO_DIGITS.search(text, start, end) is not None
+
+
 _DECODED_QUERY: Final = re.compile(r"[\[\]{}&,;\s\"'<>]|=.")
 
 
@@ -889,6 +901,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         min_run=20,
         run_lead=8,
         run_after="\"'`",
+        run_check=_may_be_token_arg,
     ),
     Rule(
         "password",
