@@ -259,3 +259,19 @@ def test_type_names_with_digits_and_short_words_after_a_secret_name_are_left_alo
     text: str,
 ) -> None:
     assert redact(text) == text
+
+
+def test_short_dotted_app_token_in_a_url_query_is_removed() -> None:
+    text = 'curl -s "https://notify.example.lan/message?token=BQmzr.kfwtXNE4" -F "title=disk"\n'
+
+    out = redact(text)
+
+    assert "kfwtXNE4" not in out and "BQmzr" not in out
+    assert "https://notify.example.lan/message?token=[REDACTED:" in out
+    assert '-F "title=disk"' in out
+
+
+def test_dotted_class_name_in_a_url_query_is_left_alone() -> None:
+    text = "see https://docs.example.org/ref?key=Widget.Render2x&lang=en\n"
+
+    assert redact(text) == text

@@ -623,9 +623,25 @@ def _classify_query(m: re.Match[str], text: str) -> str | None:
     value = text[m.start("secret") : m.end("secret")]
     if _HEX.fullmatch(value) or shape(value) == RANDOM:
         return KIND
-    if is_reference(value) or not _flipping(value):
+    if is_reference(value):
+        return None
+    if _short_app_token(value):
+        return KIND
+    if not _flipping(value):
         return None  # a word, a name, a version: some other setting
     return KIND if has_entropy(value) or not wordy(value) else None
+
+
+def _short_app_token(value: str) -> bool:
+    """A short token that may hold a dot (``AbXkz.QpwLRT9``): digits, both cases, no word.
+
+    In a URL's ``token=`` no attribute path stands, so a dot does not make it code; a
+    name's capitals start its words (``Release.Candidate2``), a draw's stand anywhere.
+    """
+    if "." not in value or not has_entropy(value) or wordy(value):
+        return False
+    inner = sum(c.isupper() for part in value.split(".") for c in part[1:])
+    return inner >= 2
 
 
 def _flipping(value: str) -> bool:
