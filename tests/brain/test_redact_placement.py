@@ -165,3 +165,27 @@ def test_a_pgpass_line_quoted_after_other_words_loses_its_password(text: str) ->
     password = text.rsplit(":", 1)[1]
     assert password not in redact(text)
     assert redact(text).endswith(":[REDACTED:password]")
+
+
+def test_password_passed_positionally_after_host_port_and_user_is_removed() -> None:
+    text = (
+        "nas = storage.DiskStation('192.168.40.7', '5001', 'mira', 'Walrus.meadow.8814kq',\n"
+        "                          secure=True)\n"
+        "ftp = FTP('10.20.0.5', 'deploy', 'Cobalt7.river.ink')\n"
+    )
+
+    out = redact(text)
+
+    assert "Walrus.meadow" not in out and "Cobalt7.river" not in out
+    assert "DiskStation('192.168.40.7', '5001', 'mira', '[REDACTED:password]'" in out
+    assert "FTP('10.20.0.5', 'deploy', '[REDACTED:password]')" in out
+
+
+def test_address_first_call_with_names_or_references_is_left_alone() -> None:
+    text = (
+        "srv = Server('10.0.0.1', 8000, 'index', 'handler_v2')\n"
+        "cli = Client('10.1.1.1', '22', 'root', '$NAS_PASSWORD')\n"
+        "sock.connect(('127.0.0.1', 8080))\n"
+    )
+
+    assert redact(text) == text
