@@ -259,3 +259,59 @@ def test_type_names_with_digits_and_short_words_after_a_secret_name_are_left_alo
     text: str,
 ) -> None:
     assert redact(text) == text
+
+
+def test_short_dotted_app_token_in_a_url_query_is_removed() -> None:
+    text = 'curl -s "https://notify.example.lan/message?token=BQmzr.kfwtXNE4" -F "title=disk"\n'
+
+    out = redact(text)
+
+    assert "kfwtXNE4" not in out and "BQmzr" not in out
+    assert "https://notify.example.lan/message?token=[REDACTED:" in out
+    assert '-F "title=disk"' in out
+
+
+def test_dotted_class_name_in_a_url_query_is_left_alone() -> None:
+    text = "see https://docs.example.org/ref?key=Widget.Render2x&lang=en\n"
+
+    assert redact(text) == text
+
+
+def test_password_in_backticks_after_a_login_in_markdown_notes_is_removed() -> None:
+    text = (
+        "## Preview env\n"
+        "- operator login: `ops@preview.example` / `Heron.quartz.7731KMP`\n"
+        "- run `make seed` first\n"
+    )
+
+    out = redact(text)
+
+    assert "Heron.quartz" not in out and "7731KMP" not in out
+    assert "`ops@preview.example`" in out
+    assert "run `make seed` first" in out
+
+
+def test_identifiers_in_backticks_after_login_are_left_alone() -> None:
+    text = "The login form calls `handleSubmit` and then `validateCredentials` on blur.\n"
+
+    assert redact(text) == text
+
+
+def test_app_id_of_thirty_two_hex_digits_in_a_sentence_is_removed() -> None:
+    key = "0b9e6d2c7a4f13e58d6c2b1a9f0e7d43"
+    text = f"- Query the forecast API with appid {key} while developing.\nAPPID = '{key}'\n"
+
+    out = redact(text)
+
+    assert key[:8] not in out
+    assert "with appid [REDACTED:" in out
+    assert "while developing." in out
+
+
+def test_numeric_or_firebase_style_app_id_is_left_alone() -> None:
+    text = (
+        'firebaseConfig = { appId: "1:493817262:web:9f1e2d3c4b5a6978" }\n'
+        "FACEBOOK_APP_ID = '918273645546372'\n"
+    )
+
+    assert redact(text) == text

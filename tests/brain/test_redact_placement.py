@@ -206,3 +206,27 @@ def test_a_password_written_into_the_keychain_from_a_string_literal_is_removed(t
 )
 def test_a_keychain_query_holding_no_literal_is_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+def test_password_passed_positionally_after_host_port_and_user_is_removed() -> None:
+    text = (
+        "nas = storage.DiskStation('192.168.40.7', '5001', 'mira', 'Walrus.meadow.8814kq',\n"
+        "                          secure=True)\n"
+        "ftp = FTP('10.20.0.5', 'deploy', 'Cobalt7.river.ink')\n"
+    )
+
+    out = redact(text)
+
+    assert "Walrus.meadow" not in out and "Cobalt7.river" not in out
+    assert "DiskStation('192.168.40.7', '5001', 'mira', '[REDACTED:password]'" in out
+    assert "FTP('10.20.0.5', 'deploy', '[REDACTED:password]')" in out
+
+
+def test_address_first_call_with_names_or_references_is_left_alone() -> None:
+    text = (
+        "srv = Server('10.0.0.1', 8000, 'index', 'handler_v2')\n"
+        "cli = Client('10.1.1.1', '22', 'root', '$NAS_PASSWORD')\n"
+        "sock.connect(('127.0.0.1', 8080))\n"
+    )
+
+    assert redact(text) == text

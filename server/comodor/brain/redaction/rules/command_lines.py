@@ -103,8 +103,18 @@ _USER_NAMED: Final = re.compile(
 _NAMES_PASSPHRASE: Final = re.compile(r"pass(?:phrase|word|wd)", re.IGNORECASE)
 
 
+# A ``publish`` subcommand's ``-p`` is the publisher's access token (``vsce publish -p X``,
+# ``ovsx publish -p X``); to other tools it is a package or a path (``cargo publish -p
+# crate``), so only a machine-made token or a UUID counts there.
+_PUBLISHES: Final = re.compile(r"[ \t](?:un)?publish(?:[ \t]|$)")
+
+
 def _classify_short_p(m: re.Match[str], text: str) -> str | None:
     before = _command_before(m, text)
+    if m.group("flag") == "p" and _PUBLISHES.search(before):
+        value = _unquote(group(m, text, "secret") or "")
+        if token_shaped(value) or _UUID.fullmatch(value):
+            return "token"
     if not _USER_NAMED.search(before) and not _NAMES_PASSPHRASE.search(before):
         return None  # gpg-preset-passphrase --preset -P X: the command says what -P takes
     value = group(m, text, "secret") or ""

@@ -141,7 +141,7 @@ _QUOTED_VALUE: Final = re.compile(r"[^\s\"'`(){}\[\]\\]{4,200}")
 _VALUE_END: Final = frozenset(" \t\r\n,;)}]&|<\"'\\")
 # Further along the line: quoted literals and blank-separated words.
 _LATER: Final = re.compile(
-    r"\"(?P<dq>[^\"\s\\]{8,128})\"|'(?P<sq>[^'\s\\]{8,128})'|(?<![^\s=:])(?P<bare>[^\s\"'`<>,;(){}\[\]&|=\\]{8,128}={0,2})(?=[\s,;)]|$)"
+    r"\"(?P<dq>[^\"\s\\]{8,128})\"|'(?P<sq>[^'\s\\]{8,128})'|`(?P<bq>[^`\s\\]{8,128})`|(?<![^\s=:])(?P<bare>[^\s\"'`<>,;(){}\[\]&|=\\]{8,128}={0,2})(?=[\s,;)]|$)"
 )
 _FORMATTED: Final = re.compile(r"[ \t]*(?:%[^=]|\.format\()")
 _SCHEME: Final = re.compile(r"[A-Z][A-Za-z0-9-]{2,24}")
@@ -482,7 +482,7 @@ def _further(text: str, start: int) -> list[tuple[int, int]]:
     stop = min(line_end(text, start), start + _LINE_REACH)
     spans: list[tuple[int, int]] = []
     for m in _LATER.finditer(text, start, stop):
-        which = "dq" if m.group("dq") else "sq" if m.group("sq") else "bare"
+        which = next(g for g in ("dq", "sq", "bq", "bare") if m.group(g))
         value = m.group(which)
         if which != "bare" and _FORMATTED.match(text, m.end()):
             continue  # "VS%0.f0COMNTOOLS" % version
@@ -606,6 +606,13 @@ _QUERY_RE: Final = re.compile(
     r"[?&](?:app_?id|api_?key|api-key|key|access_?token|token|auth|secret|sig|signature)="
     r"(?P<secret>[A-Za-z0-9._~-]{12,256})(?=[&#\s\"'<>)]|$)"
 )
+# The same query names written outside a URL (``appid <hex>`` in a sentence, ``APPID =
+# '<hex>'``, ``appId: "<hex>"``): ``appid`` is the key of the APIs that name it so, and 32 hex
+# digits or more are no app's public id (those are numbers, or short). Read lowercased.
+_APP_ID_RE: Final = re.compile(
+    r"app(?:id|_id|-id)[\"'`]?[ \t]{0,8}(?:[:=][ \t]{0,8})?[\"'`]?"
+    r"(?P<secret>[0-9a-f]{32,64})(?![0-9a-z_-])"
+)
 # Log collectors that take their token as a path segment (``/inputs/<uuid>/tag/...``).
 _PATH_TOKEN_RE: Final = re.compile(
     r"/(?:inputs?|ingest|collect|bulk)/(?P<secret>[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}"
@@ -623,9 +630,25 @@ def _classify_query(m: re.Match[str], text: str) -> str | None:
     value = text[m.start("secret") : m.end("secret")]
     if _HEX.fullmatch(value) or shape(value) == RANDOM:
         return KIND
-    if is_reference(value) or not _flipping(value):
+    if is_reference(value):
+        return None
+    if _short_app_token(value):
+        return KIND
+    if not _flipping(value):
         return None  # a word, a name, a version: some other setting
     return KIND if has_entropy(value) or not wordy(value) else None
+
+
+def _short_app_token(value: str) -> bool:
+    """A short token that may hold a dot (``AbXkz.QpwLRT9``): digits, both cases, no word.
+
+    In a URL's ``token=`` no attribute path stands, so a dot does not make it code; a
+    name's capitals start its words (``Release.Candidate2``), a draw's stand anywhere.
+    """
+    if "." not in value or not has_entropy(value) or wordy(value):
+        return False
+    inner = sum(c.isupper() for part in value.split(".") for c in part[1:])
+    return inner >= 2
 
 
 def _flipping(value: str) -> bool:
@@ -806,6 +829,7 @@ NET_RULES: Final[tuple[Rule, ...]] = (
     Rule(KIND, ENTROPY, _PAIR_RE, on_lowercase=True, spans=_pair_spans),
     Rule(KIND, ENTROPY, _TOKEN_USER_RE, _classify_token_user),
     Rule(KIND, ENTROPY, _QUERY_RE, _classify_query, on_lowercase=False),
+    Rule(KIND, ENTROPY, _APP_ID_RE, _classify_url_part, on_lowercase=True),
     Rule(KIND, ENTROPY, _PATH_TOKEN_RE, _classify_url_part),
     Rule(KIND, ENTROPY, _FRAGMENT_KEY_RE, _classify_url_part),
     Rule(KIND, ENTROPY, _OPENER_RE, on_lowercase=True, spans=_block_spans),

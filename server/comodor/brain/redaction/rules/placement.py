@@ -533,6 +533,48 @@ def _constructor_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     return [(start, end)] if password_shaped(value) or typed_on(value) else []
 
 
+# A client given its host's address as its first literal, then (a port and) a user and the
+# password, positionally: ``FileStation('10.0.0.9', '5001', 'ann', 'X')``, ``FTP('10.0.0.5',
+# 'ann', 'X')``. Only where an IPv4 literal stands: one rule per quote, so the engine looks
+# only where a quote and a digit meet (``'1`` to ``"9``), which little code holds.
+_HOST_FIRST_RES: Final = tuple(
+    re.compile(q + r"[1-9][0-9]{0,2}(?:\.[0-9]{1,3}){3}" + q) for q in ("'", '"')
+)
+_PORT: Final = re.compile(r"[\"']?[0-9]{2,5}[\"']?")
+
+
+def _host_first_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """The literal after the user, when the call's first argument is the address."""
+    before = text[max(0, m.start() - 40) : m.start()].rstrip()
+    if not before.endswith("("):
+        return []
+    args = _arguments(text, m.start())
+    if args is None or len(args) < 3:
+        return []
+    at = 2 if _PORT.fullmatch(text[args[1][0] : args[1][1]].strip()) else 1
+    if len(args) <= at + 1:
+        return []
+    (u_start, u_end, user_is_string), (start, end, is_string) = args[at], args[at + 1]
+    if not (user_is_string and is_string) or not _NAME_LITERAL.fullmatch(text[u_start:u_end]):
+        return []
+    value = text[start:end]
+    return [(start, end)] if _positional_password(value) else []
+
+
+def _positional_password(value: str) -> bool:
+    """A literal where only the password stands: letters with digits, not an identifier."""
+    if password_shaped(value):
+        return True
+    if not _PASSWORD_SHAPE.fullmatch(value) or is_reference(value) or is_template(value):
+        return False
+    if _IDENTIFIER.fullmatch(value) or "/" in value:
+        return False  # handler_v2, a path: a name, not a password
+    return any(c.isalpha() for c in value) and any(c.isdigit() for c in value)
+
+
+_IDENTIFIER: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
 # A token-shaped literal as an argument: Github("..."), new Ably.Realtime('...').
 _TOKEN_ARG_RE: Final = re.compile(
     r"[(,][ \t]{0,4}(?P<q>[\"'`])(?P<secret>[A-Za-z0-9+/_.:~=%-]{20,300})(?P=q)[ \t]*[,)]"
@@ -892,6 +934,7 @@ PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
         _CONSTRUCTOR_RE,
         spans=_constructor_spans,
     ),
+    *(Rule("password", STRUCTURAL, r, spans=_host_first_spans) for r in _HOST_FIRST_RES),
     Rule(
         "token",
         ASSIGNMENT,

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+import attrs
+
 from ..base import (
     ALNUM,
     BASE64_CHARS,
@@ -23,6 +25,7 @@ from ..base import (
     Rule,
     anchored,
     check_entropy,
+    has_entropy,
     provider,
 )
 
@@ -52,6 +55,35 @@ def _secret_beside_key_id(m: re.Match[str], text: str) -> str | None:
     value = m.group("secret")
     drawn = any(c.isupper() for c in value) and any(c.islower() for c in value)
     return "aws-secret-key" if drawn else None
+
+
+_OPENAI_STYLE: Final = check_entropy("openai-key")
+# ``sk-`` and one unbroken run of small letters and digits, 32 or more: the keys of the
+# services that copied OpenAI's API (``sk-`` and 32 hex digits). A slug has hyphens.
+_LOWER_DRAW: Final = re.compile(r"sk-[a-z0-9]{32,}")
+
+
+def _openai_style_key(m: re.Match[str], text: str) -> str | None:
+    value = m.group("secret")
+    if _LOWER_DRAW.fullmatch(value) and has_entropy(value, need_upper=False):
+        return "openai-key"
+    return _OPENAI_STYLE(m, text)
+
+
+_PUBLISHABLE: Final = frozenset({"pk", "pub", "publishable"})
+
+
+def _live_key(m: re.Match[str], text: str) -> str | None:
+    """A live key's draw has digits and both cases; ``_live_reload_handler_...`` has not."""
+    if not has_entropy(m.group("secret")):
+        return None
+    start = m.start("secret")
+    back = start
+    while back > 0 and back > start - 9 and "a" <= text[back - 1] <= "z":
+        back -= 1
+    if not 2 <= start - back <= 8 or text[back:start] in _PUBLISHABLE:
+        return None  # pk_live_...: a publishable key, public by design
+    return "live-key"
 
 
 PROVIDER_RULES: Final[tuple[Rule, ...]] = (
@@ -106,7 +138,9 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     provider("bitbucket-token", r"(?P<secret>ATBB[A-Za-z0-9]{28,})", WORD),
     provider("npm-token", r"(?P<secret>npm_[A-Za-z0-9]{36,})", WORD),
     provider("pypi-token", r"(?P<secret>pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{50,})", ""),
-    provider("rubygems-token", r"(?P<secret>rubygems_[a-f0-9]{48})", WORD),
+    # Named for the variable RubyGems reads it from: a marker naming "rubygems" would repeat
+    # the token's own first eight characters.
+    provider("gem-host-api-key", r"(?P<secret>rubygems_[a-f0-9]{48})", WORD),
     provider("nuget-key", r"(?P<secret>oy2[a-z0-9]{43})(?![a-z0-9])", ALNUM),
     provider("docker-token", r"(?P<secret>dckr_(?:pat|oat)_[A-Za-z0-9_-]{24,})", WORD),
     provider("jfrog-token", r"(?P<secret>AKCp[A-Za-z0-9]{60,})", WORD),
@@ -166,6 +200,19 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
     provider("firebase-key", r"(?P<secret>AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,})", WORD),
     # --- payments and commerce ------------------------------------------------------------
     provider("stripe-key", r"(?P<secret>sk_(?:live|test)_[A-Za-z0-9]{16,})", ALNUM),
+    # Any provider's live-mode (or sandbox) key: a short lowercase prefix, then ``_live_`` or
+    # ``_sdbx_`` and a draw (``pdl_live_apikey_...``, ``xyz_live_...``).
+    attrs.evolve(
+        anchored(
+            "live-key",
+            r"(?P<secret>_(?:live|sdbx)_[A-Za-z0-9_]{24,})(?![A-Za-z0-9_-])",
+            back="abcdefghijklmnopqrstuvwxyz",
+            least=2,
+            most=8,
+            priority=CONTEXTUAL,  # a provider's own rule (sk_live_, rk_live_) names it
+        ),
+        classify=_live_key,
+    ),
     provider("stripe-key", r"(?P<secret>rk_(?:live|test)_[A-Za-z0-9]{16,})", ALNUM),
     provider("stripe-key", r"(?P<secret>whsec_[A-Za-z0-9]{24,})", ALNUM),
     provider("shopify-token", r"(?P<secret>shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})", WORD),
@@ -197,7 +244,7 @@ PROVIDER_RULES: Final[tuple[Rule, ...]] = (
         "openai-key",
         r"(?P<secret>sk-(?!ant-)(?:(?:proj|svcacct|admin|None)-)?[A-Za-z0-9_-]{20,})",
         TOKEN_CHARS,
-        check_entropy("openai-key"),
+        _openai_style_key,
     ),
     *(
         provider(
