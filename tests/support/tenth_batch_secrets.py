@@ -51,7 +51,14 @@ First look, by the lead (``python -m bench.redaction --arm tenth --names none``,
 kind "stored" when an 8-character piece of its secret survives ``redact`` in any run), once per
 part, after the batch was merged unchanged (``7aa79da``; the redactor with stop 37's gutter fix,
 ``b86d196``): **9 of 154 tune and 5 of 77 held-out kinds stored** (14 of 231, 6 %; the
-held-out part counted, not named).
+held-out part counted, not named). The last line alone (every named rule off, caught in every
+seed of 0-4) caught 128 of 154 tune and 66 of 77 held-out kinds (84 %). A helper then changed
+rules looking at the nine tune misses only, through a script that names no held-out kind (any
+provider's ``_live_``/``_sdbx_`` key and OpenAI-style ``sk-`` hex keys, a publish command's
+``-p``, a dotted token in a URL's ``token=``, a password in backticks on a login line, ``appid``
+hex, a password passed after a host address and user), until tune stored 0 of 154. The
+held-out part, looked at once after that (``28d19f9``): **5 of 77 stored (6 %)** -- the
+held-out result: tuning carried none over (5 -> 5).
 """
 
 from __future__ import annotations
