@@ -460,6 +460,16 @@ def test_fields_naming_no_secret_and_clipboard_notices_are_left_alone(text: str)
     [
         ("$ bw get password prod-grafana\nRiverbank.gecko.8406Iep$ ", "8406Iep"),
         ("% pass show prod/db\nTiger98oiTnz%", "Tiger98oiTnz"),
+        (
+            "ana@k3s-2:~$ kubectl get secret app -o jsonpath='{.data.db-password}' | base64 -d\n"
+            "Saffron.otter.5512Lpana@k3s-2:~$ ",
+            "Saffron.otter",
+        ),
+        (
+            "[ana@build ~]$ kubectl get secret api -o jsonpath='{.data.token}' | base64 -d\n"
+            "p8Lq2WxZr7Tv4MnK[ana@build ~]$ ",
+            "p8Lq2WxZ",
+        ),
     ],
 )
 def test_a_revealed_secret_printed_without_a_line_break_is_not_stored_before_the_next_prompt(
@@ -468,8 +478,17 @@ def test_a_revealed_secret_printed_without_a_line_break_is_not_stored_before_the
     assert secret not in redact(text)
 
 
-def test_a_revealing_commands_message_before_the_next_prompt_is_left_alone() -> None:
-    text = "$ bw get password prod-grafana\nNot found.$ "
+@pytest.mark.parametrize(
+    "text",
+    [
+        "$ bw get password prod-grafana\nNot found.$ ",
+        "ana@k3s-2:~$ kubectl get secret app -o jsonpath='{.data.username}' | base64 -d\n"
+        "adminana@k3s-2:~$ ",
+    ],
+)
+def test_a_revealing_commands_message_or_user_name_before_the_next_prompt_is_left_alone(
+    text: str,
+) -> None:
     assert redact(text) == text
 
 

@@ -50,8 +50,14 @@ _PASSWORD_SYMBOLS: Final = frozenset("!#%^&*@~+?=<>-")
 # What a shell's prompt ends with (``$``, ``%``, ``#``, ``>``): a value printed without a final
 # line break has the next prompt right after it (``Riverbank.gecko.8406Iep$``).
 _PROMPT_ENDS: Final = "$%#>"
-# A shell prompt before a command (``$ ``, ``# ``, ``> ``, ``PS C:\\> ``).
-_PROMPT: Final = re.compile(rf"[ \t]*(?:[{re.escape(_PROMPT_ENDS)}]|PS [^>\n]{{0,80}}>)[ \t]+\S")
+# A shell prompt before a command (``$ ``, ``# ``, ``> ``, ``PS C:\\> ``), bash's and zsh's
+# with the user and host (``jane@k3s-1:~$ ``, ``[jane@box ~]$ ``): that one is ``who``, the
+# text a value printed without a line break has glued after it.
+_PROMPT: Final = re.compile(
+    rf"[ \t]*(?:(?P<who>[\w.-]{{1,32}}@[\w.-]{{1,64}}(?::[^\s$#]{{0,200}})?[$#%]"
+    rf"|\[[\w.-]{{1,32}}@[^\]\n]{{1,80}}\][$#])"
+    rf"|[{re.escape(_PROMPT_ENDS)}]|PS [^>\n]{{0,80}}>)[ \t]+\S"
+)
 _CLASSES: Final = (str.islower, str.isupper, str.isdigit)
 
 
@@ -177,11 +183,18 @@ def _revealed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     (``PARAMETER  arn:...  SecureString  X  3``) only a picked or drawn field is, not the
     ARN, the date or the type beside it.
     """
-    if not _PROMPT.match(text, line_start(text, m.start(), 400)):
+    prompt = _PROMPT.match(text, line_start(text, m.start(), 400))
+    if prompt is None:
         return []  # the words in code or prose, not a command that was run
     start, end = m.span("next")
     line = text[start:end].rstrip("\r")
     stripped = line.strip()
+    who = prompt.group("who")
+    if who and stripped.endswith(who) and len(stripped) > len(who):
+        # Printed with no line break: the next prompt, the same as before the command, runs
+        # on after the value (``Mariposa.8940yCjane@k3s-1:~$``).
+        line = line[: line.rindex(who)]
+        stripped = line.strip()
     if not stripped or _PROMPT.match(line):
         return []
     asked = _FIELDS_ASKED.search(text, line_start(text, m.start(), 400), start)
