@@ -315,3 +315,44 @@ def test_numeric_or_firebase_style_app_id_is_left_alone() -> None:
     )
 
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            '  "os.environ[\\"OPENROUTER_API_TOKEN\\"] = \\"c1d2e3f4a5b60718293a4b5c6d7e8f90\\"\\n",\n',
+            "c1d2e3f4a5b6",
+        ),
+        (
+            '  "os.environ[\\"HF_USERNAME\\"] = \\"ana\\"\\n",\n'
+            '  "os.environ[\\"HF_KEY\\"] = \\"0a9b8c7d6e5f40312233445566778899\\"\\n",\n',
+            "0a9b8c7d6e5f",
+        ),
+    ],
+)
+def test_a_key_set_in_a_notebook_cell_saved_as_json_is_not_stored(text: str, secret: str) -> None:
+    assert secret not in redact(text)
+
+
+def test_a_hex_key_beside_the_address_of_the_service_it_opens_is_not_stored() -> None:
+    text = (
+        "- Sonarr:\n"
+        "    widget:\n"
+        "      type: sonarr\n"
+        "      url: http://sonarr.home.lan:8989\n"
+        "      key: 5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b\n"
+    )
+    assert "5e6f7a8b9c0d" not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '  "os.environ[\\"CACHE_KEY\\"] = \\"5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b\\"\\n",\n',
+        "cache:\n  key: 5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b\n  path: ~/.cache/pip\n",
+        "mirror:\n  url: http://files.lan/pkgs\n  sha256: 5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b5e6f7a8b9c0d1e2f\n",
+    ],
+)
+def test_a_cache_key_or_a_checksum_beside_an_address_is_kept(text: str) -> None:
+    assert redact(text) == text

@@ -110,12 +110,14 @@ _QUALIFIER: Final = r"(?:[_-](?:base|data|b64|base64|hex|value|raw|plain|enc|pri
 # A secret word ending a name (password, DB_PASSWD_2, credentials, authorization), and the start
 # of what may stand between the name and a value (an operator, a blank and a word, a quote):
 # the regex engine drops ``KeyError``, ``keys()``, ``token,`` and ``password_file`` -- most of
-# the words in code -- before any Python runs.
+# the words in code -- before any Python runs. A quote may close an index before the operator,
+# escaped when the code is itself a JSON string (a notebook's ``[\"KAGGLE_KEY\"] = \"X\"``).
 _WORD_RE: Final = re.compile(
     # "pw" now follows "psk", still after "pwd" (the one word it begins): the same matches
     "(?:" + _SECRET_WORDS + "|pw|login" + _MORE_WORDS + ")"
     "(?:" + _SECRET_ENDINGS + "|wort|e)?" + _QUALIFIER + r"[0-9_-]{0,3}+"
-    r"(?=(?:\\?[\"'`]|[\]>])?[ \t]{0,32}(?:[=:]|->)|(?:\\?[\"'`]|[\]>])?[ \t]{1,32}[^\s=:(,)]"
+    r"(?=(?:\\?[\"'`][\]>]?|[\]>])?[ \t]{0,32}(?:[=:]|->)"
+    r"|(?:\\?[\"'`][\]>]?|[\]>])?[ \t]{1,32}[^\s=:(,)]"
     r"|[(,]?[ \t]?[\"'`]|>[^\s<])"
 )
 _NAME_CHARS: Final = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-")
@@ -152,10 +154,13 @@ _HEX: Final = re.compile(
 )
 # Around a weakly named hex value (``key: <hex>``), what says the key is a credential: a
 # parent or sibling naming an API, encryption, a user or a secret (``api:``, ``'crypt' => [``,
-# ``user: 'ci'``, ``new GhostAdminAPI({``), or the name's own qualifier (``api key = X``).
+# ``user: 'ci'``, ``new GhostAdminAPI({``, ``environ[\"KAGGLE_USERNAME\"] =`` in a notebook's
+# JSON), the name's own qualifier (``api key = X``), or the address of the service the key
+# opens (``url: http://jellyfin.lan:8096`` beside ``key: <hex>`` in a dashboard's widget).
 _KEYED_CONTEXT: Final = re.compile(
     r"(?:api|crypt|cipher|auth|user(?:name)?|secret|admin|access|license)"
-    r"(?:[\w]{0,24}[\"']?[ \t]*(?:=>|[:=(])|[\w]{0,24}[ \t]+[\"']|[ \t_-]?key\b)",
+    r"(?:[\w]{0,24}(?:\\?[\"'])?\]?[ \t]*(?:=>|[:=(])|[\w]{0,24}[ \t]+[\"']|[ \t_-]?key\b)"
+    r"|(?:url|endpoint|server)[\"']?[ \t]*[:=][ \t]*[\"']?https?://",
     re.IGNORECASE,
 )
 # Hex too short for a digest's (20 to 31 digits, letters and digits both: ``secret:
