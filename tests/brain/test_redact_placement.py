@@ -230,3 +230,29 @@ def test_address_first_call_with_names_or_references_is_left_alone() -> None:
     )
 
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "        env:\n          UNITY_SERIAL: QX-7K2M-P9WD-4HTR-B3NZ-62LV\n",
+        'serial_key = "K7M2Q-9XWPT-R4HJD-3BVCN-Y8GLF"\n',
+    ],
+)
+def test_a_licence_serial_in_product_key_groups_is_not_stored(text: str) -> None:
+    redacted = redact(text)
+    assert "[REDACTED:license-key]" in redacted
+    assert "P9WD" not in redacted and "R4HJD" not in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "serial: C02XK0ZJJG5H\n",
+        "SERIAL_PORT=/dev/ttyUSB0\n",
+        'serial = "XXXX-XXXX-XXXX-XXXX"\n',
+        "serial_number: 1234-5678-9012-3456\n",
+    ],
+)
+def test_a_device_serial_a_port_or_a_template_is_left_alone(text: str) -> None:
+    assert redact(text) == text

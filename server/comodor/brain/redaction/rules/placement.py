@@ -897,8 +897,31 @@ def _classify_keychain_value(m: re.Match[str], text: str) -> str | None:
     return "password" if password_shaped(value) or token_shaped(value) or chosen(value) else None
 
 
+# --- a licence's serial -------------------------------------------------------------------------
+
+# A serial named as such whose value is a product key's dash-separated groups (a Unity licence's
+# ``UNITY_SERIAL: SC-U02O-7GYH-AFU3-OVRR-48YS``, ``serial_key = "K7M2Q-..."``): it activates a
+# paid licence. A device's serial (``C02XK0ZJJG5H``) has no such groups and a uuid's are hex of
+# other lengths; a port (``SERIAL_PORT``) is not a serial's name.
+_SERIAL_KEY_RE: Final = re.compile(
+    r"serial(?:[_-]?(?:number|no|key|code))?[\"']?[ \t]*(?:=>|[:=])[ \t]*[\"']?"
+    r"(?P<secret>(?:[a-z0-9]{1,6}-)?[a-z0-9]{4,6}(?:-[a-z0-9]{4,6}){3,7})(?![\w-])"
+)
+
+
+def _classify_serial_key(m: re.Match[str], text: str) -> str | None:
+    """A product key: upper-case letters and digits both, not a template's ``XXXX-XXXX``."""
+    value = group(m, text, "secret") or ""
+    letters = [c for c in value if c.isalpha()]
+    digits = sum(c.isdigit() for c in value)
+    if not letters or digits < 3 or not all(c.isupper() for c in letters):
+        return None
+    return "license-key" if len(set(value.replace("-", ""))) >= 8 else None
+
+
 PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("password", STRUCTURAL, _KEYCHAIN_VALUE_RE, _classify_keychain_value),
+    Rule("license-key", STRUCTURAL, _SERIAL_KEY_RE, _classify_serial_key, on_lowercase=True),
     Rule(
         "password",
         ASSIGNMENT,
