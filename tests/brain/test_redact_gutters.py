@@ -26,6 +26,7 @@ from tests.support import (
     ninth_batch_secrets,
     seventh_batch_secrets,
     sixth_batch_secrets,
+    tenth_batch_secrets,
 )
 from tests.support.fourth_batch_secrets import build_fourth_batch
 from tests.support.unlisted_secrets import UnlistedSample, build_unlisted
@@ -65,6 +66,7 @@ def _corpus() -> list[UnlistedSample]:
                 (seventh_batch_secrets, seventh_batch_secrets.build_seventh_batch),
                 (eighth_batch_secrets, eighth_batch_secrets.build_eighth_batch),
                 (ninth_batch_secrets, ninth_batch_secrets.build_ninth_batch),
+                (tenth_batch_secrets, tenth_batch_secrets.build_tenth_batch),
             )
             for sample in build(0)
             if sample.name not in batch.STILL_STORED

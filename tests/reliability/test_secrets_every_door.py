@@ -50,6 +50,8 @@ from tests.support.seventh_batch_secrets import STILL_STORED as SEVENTH_STILL_ST
 from tests.support.seventh_batch_secrets import build_seventh_batch
 from tests.support.sixth_batch_secrets import STILL_STORED as SIXTH_STILL_STORED
 from tests.support.sixth_batch_secrets import build_sixth_batch
+from tests.support.tenth_batch_secrets import STILL_STORED as TENTH_STILL_STORED
+from tests.support.tenth_batch_secrets import build_tenth_batch
 from tests.support.unlisted_secrets import build_unlisted
 from tests.support.unseen_secrets import build_unseen
 
@@ -74,6 +76,9 @@ KNOWN_EIGHTH_BATCH_LEAKS: Final = EIGHTH_STILL_STORED
 
 KNOWN_NINTH_BATCH_LEAKS: Final = NINTH_STILL_STORED
 """Ninth-batch kinds left out of this scan, for the same reason, each a known leak (none)."""
+
+KNOWN_TENTH_BATCH_LEAKS: Final = TENTH_STILL_STORED
+"""Tenth-batch kinds left out of this scan, for the same reason, each a known leak."""
 
 
 @functools.cache
@@ -109,6 +114,11 @@ def _every_corpus() -> list[tuple[str, str, str]]:
             (f"ninth:{s.name}", s.secret, s.context)
             for s in build_ninth_batch(0)
             if s.name not in KNOWN_NINTH_BATCH_LEAKS
+        ]
+        + [
+            (f"tenth:{s.name}", s.secret, s.context)
+            for s in build_tenth_batch(0)
+            if s.name not in KNOWN_TENTH_BATCH_LEAKS
         ]
     )
 

@@ -2155,8 +2155,12 @@ TUNE: frozenset[str] = frozenset(_TUNE)
 HELD_OUT: frozenset[str] = frozenset(_HELD_OUT)
 """A third: counted at the first look, never named; looked at once, after tuning on :data:`TUNE`."""
 
-# Kinds still stored after the first look (filled by the lead after that look).
-STILL_STORED: frozenset[str] = frozenset()
+# Kinds still stored after the held-out look and the fixes that followed it.
+STILL_STORED: frozenset[str] = frozenset(
+    {
+        "paperless-ngx-docker-compose-env-secret-key",  # Django's alphabet: ")" read as code
+    }
+)
 
 
 def build_tenth_batch(seed: int) -> list[UnlistedSample]:
