@@ -243,6 +243,36 @@ def test_a_persons_password_whose_typed_tail_reads_as_short_words_is_removed(
 
 
 @pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("aws ssm put-parameter --name /app/db --value 'Harbor41PqW.z'", "Harbor41PqW.z"),
+        ("| wiki | admin | Falcon52t!9R.kq |", "Falcon52t!9R.kq"),
+        ('curl_easy_setopt(h, CURLOPT_USERPWD, "ops:Willow17PYindbQ");', "Willow17PYindbQ"),
+        ("- [ ] rotate the wiki admin (still `Pepper308GozaLt2`)", "Pepper308GozaLt2"),
+        ("kiosk:Falcon23R4Kemp:5", "Falcon23R4Kemp"),
+    ],
+)
+def test_a_persons_password_whose_tail_looks_like_a_file_suffix_or_a_word_is_removed(
+    text: str, secret: str
+) -> None:
+    # PqW before ".z", t!9R before ".kq": typed before the dot; Goza among Lt, R before 4.
+    assert secret not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "from distutils.cygwinccompiler import Mingw32CCompiler",
+        "load_library('Python39Ext.dll'); open('Office365Sync.json')",
+        "bundle = 'Base64UrlSafe.js'; other = 'Route53Actions.py'",
+        "class Vector64Builder(Route53Client): pass",
+    ],
+)
+def test_file_names_and_type_names_after_a_word_and_digits_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "password_encoder = Base64Encoder()",

@@ -299,6 +299,18 @@ def words_after_digits(tail: str) -> bool:
     return all(word_like(run) for run in mixed if not run.isupper())
 
 
+def _typed_before_suffix(rest: str) -> bool:
+    """``JkK`` of ``Copper80JkK.b``, ``r!7GT.`` of ``Maple40r!7GT..7``: typed before the dot.
+
+    A file's or a host's name keeps words before its suffix (``Base64UrlSafe.js``); a person
+    types a symbol or letters in no word's casing, and the dot after them is one more character.
+    """
+    if any(c in _TYPED_SYMBOLS and c not in "._" for c in rest):
+        return True
+    letters = rest.strip("._")
+    return letters.isalpha() and not words_after_digits(letters)
+
+
 def typed_on(value: str) -> bool:
     """``Maple83Fen%``, ``Tiger32YNys``: a word and digits a person typed more characters after.
 
@@ -309,8 +321,9 @@ def typed_on(value: str) -> bool:
     if m is None:
         return False
     tail = m.group("tail")
-    if _FILE_SUFFIX.search(tail):
-        return False  # Python39.dll, Office365.com: a file or a host
+    suffix = _FILE_SUFFIX.search(tail)
+    if suffix and not _typed_before_suffix(tail[: suffix.start()]):
+        return False  # Python39.dll, Office365.com, Base64UrlSafe.js: a file or a host
     if any(c in _TYPED_SYMBOLS for c in tail):
         return True
     if not tail.isalnum():

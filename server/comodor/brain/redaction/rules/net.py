@@ -765,7 +765,14 @@ def typed_anywhere(value: str) -> bool:
     if head is None or not typed_on(value) or _code(value):
         return False
     tail = value[head.end() :]
-    return len(tail) >= 4 and not tail.isdigit() and not _named_tail(tail)
+    if len(tail) < 4 or tail.isdigit():
+        return False
+    # Tiger796CizhKs8, Tiger12OYanpkI: a word-like run among short runs no name uses (an
+    # acronym's last capital before a word is the name's: Mingw32CCompiler)
+    return not (_named_tail(tail) and words_after_digits(_ACRONYM_END.sub("", tail)))
+
+
+_ACRONYM_END: Final = re.compile(r"[A-Z](?=[A-Z][a-z])")
 
 
 _RUN_AT: Final = re.compile(r"[._]?[A-Z]?[a-z]+")
