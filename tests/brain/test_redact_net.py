@@ -273,6 +273,46 @@ def test_file_names_and_type_names_after_a_word_and_digits_are_left_alone(text: 
 
 
 @pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "SECRET_KEY = '+n=vfg!3f8gr2%)9hw7d)z+@#7po!4z=i)yacd5%c=w+1hq6!('",
+            "+n=vfg!3f8gr2%)9hw7d)z+@#",
+        ),
+        (
+            "netbox.secret-key: ')qsf7uum)rx+_*4=))^7z68zqy=9-&tfr*gjix(dn@$9#*@d7b'\n",
+            ")qsf7uum)rx+_*4=))^7z6",
+        ),
+        (
+            '"secretKey": "+fec9_y6-el=4n8!)=uu4om5!1!y=&9mz(gn$^^t^&vv^1m66w",',
+            "+fec9_y6-el=4n8!)=uu4om5",
+        ),
+    ],
+)
+def test_a_django_secret_key_whose_symbols_look_like_code_is_removed(
+    text: str, secret: str
+) -> None:
+    # get_random_secret_key() draws 50 of a-z, 0-9 and !@#$%^&*(-_=+): brackets included, and
+    # a first "+" or ")" that read as the end of a string before the quote.
+    redacted = redact(text)
+    assert not any(secret[i : i + 8] in redacted for i in range(len(secret) - 7))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sort_key: '((((((((((((((((((((((((()))))))))))))))))))))))))'",
+        "lookup_key=(left_index+offset_12)*(width-22)^(mask&0xff_ff)\n",
+        "secret_pattern = '^(a-z)+(0-9)*(a-z)+(0-9)*(a-z)+(0-9)*(a-z)+(0-9)*$'",
+    ],
+)
+def test_django_secret_key_alphabets_and_code_after_a_secret_name_are_left_alone(
+    text: str,
+) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "password_encoder = Base64Encoder()",

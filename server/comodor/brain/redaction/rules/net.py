@@ -416,6 +416,9 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
     if gap is None or gap.end() == name_end:
         return None
     quote = gap.group("quote")
+    django = _django_key(text, gap.end(), quote)
+    if django is not None:
+        return django
     m = (_QUOTED_VALUE if quote and quote != _BARS else _VALUE).match(text, gap.end())
     if m is None:
         return None
@@ -450,6 +453,31 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
     if strong and found == PLAIN and _plain_place(text, gap, end):
         return start, end
     return None
+
+
+# Django's ``get_random_secret_key()``: 50 characters of ``a-z0-9!@#$%^&*(-_=+)``, which the
+# value regexes read as code for its brackets (``'+e_ki9+%ijd99hd)2*9(lg_4^-eq(d8@...'``).
+_DJANGO_KEY: Final = re.compile(r"(?:django-insecure-)?[a-z0-9!@#$%^&*(\-_=+)]{50}")
+
+
+def _django_key(text: str, start: int, quote: str | None) -> tuple[int, int] | None:
+    """A Django secret key right after a secret's name, quoted or ending the value."""
+    m = _DJANGO_KEY.match(text, start)
+    if m is None:
+        return None
+    end = m.end()
+    if quote:
+        if not text.startswith(quote, end):
+            return None
+    elif end < len(text) and not text[end].isspace():
+        return None
+    key = text[end - 50 : end]
+    symbols = sum(not c.isalnum() for c in key)
+    digits = sum(c.isdigit() for c in key)
+    if symbols < 4 or digits < 4 or symbols > 25:
+        return None  # a draw from 50 characters holds about 14 symbols and 10 digits
+    drawn = shannon_entropy(key) >= expected_entropy(50, 50) - 0.7
+    return (start, end) if drawn and ordered_fraction(key) <= 0.25 else None
 
 
 def _plain_place(text: str, gap: re.Match[str], end: int) -> bool:
