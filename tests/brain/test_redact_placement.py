@@ -206,3 +206,35 @@ def test_a_password_written_into_the_keychain_from_a_string_literal_is_removed(t
 )
 def test_a_keychain_query_holding_no_literal_is_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "# ~/.config/configstore/snyk.json\n"
+            '{\n  "api": "3f0c2a91-7d4e-4b8a-9c21-6e5f8d0b7a34"\n}',
+            "3f0c2a91-7d4e-4b8a-9c21-6e5f8d0b7a34",
+        ),
+        (
+            "configstore/snyk.json: "
+            '{"org": "platform", "api": "c81d4e2f-0a9b-4c3d-8e7f-1a2b3c4d5e6f"}',
+            "c81d4e2f-0a9b-4c3d-8e7f-1a2b3c4d5e6f",
+        ),
+    ],
+)
+def test_a_cli_token_in_a_configstore_file_is_removed(text: str, secret: str) -> None:
+    assert secret[:8] not in redact(text) and secret[-12:] not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n  "api": "3f0c2a91-7d4e-4b8a-9c21-6e5f8d0b7a34",\n  "name": "orders"\n}',
+        '// configstore defaults\nconst routes = {"api": "/v1/internal/orders/list"};',
+    ],
+)
+def test_an_api_field_outside_a_configstore_file_or_holding_a_path_is_left_alone(
+    text: str,
+) -> None:
+    assert redact(text) == text

@@ -855,7 +855,25 @@ def _classify_keychain_value(m: re.Match[str], text: str) -> str | None:
     return "password" if password_shaped(value) or token_shaped(value) or chosen(value) else None
 
 
+# --- files a tool writes its login into ----------------------------------------------------
+
+# The ``configstore`` package (snyk, yeoman, many npm CLIs) keeps a tool's settings in
+# ``~/.config/configstore/<tool>.json``; snyk's API token is its ``"api"`` field, a UUID.
+_CONFIGSTORE_RE: Final = re.compile(r'"api"[ \t]*:[ \t]*"(?P<secret>[^"\s]{16,128})"')
+_CONFIGSTORE_REACH: Final = 2000
+
+
+def _classify_configstore(m: re.Match[str], text: str) -> str | None:
+    """The ``"api"`` of a configstore file: named by its path, a UUID or a drawn token."""
+    begin = max(0, m.start() - _CONFIGSTORE_REACH)
+    if text.find("configstore", begin, m.start()) < 0 and text.find("snyk", begin, m.start()) < 0:
+        return None
+    value = group(m, text, "secret") or ""
+    return "token" if _UUID.fullmatch(value) or token_shaped(value) else None
+
+
 PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
+    Rule("token", STRUCTURAL, _CONFIGSTORE_RE, _classify_configstore),
     Rule("password", STRUCTURAL, _KEYCHAIN_VALUE_RE, _classify_keychain_value),
     Rule(
         "password",
