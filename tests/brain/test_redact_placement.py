@@ -238,3 +238,30 @@ def test_an_api_field_outside_a_configstore_file_or_holding_a_path_is_left_alone
     text: str,
 ) -> None:
     assert redact(text) == text
+
+
+def test_every_password_of_a_deluge_auth_file_is_removed() -> None:
+    text = (
+        "$ cat ~/.config/deluge/auth\n"
+        "localclient:0d4f1e7a9b2c3d5e6f708192a3b4c5d6e7f80912:10\n"
+        "alice:Sunset-rides:5\n"
+        "seedbox:Kx7pQ2mw:10\n"
+    )
+    redacted = redact(text)
+    for secret in ("0d4f1e7a9b2c3d5e6f708192a3b4c5d6e7f80912", "Sunset-rides", "Kx7pQ2mw"):
+        assert secret not in redacted
+    assert "alice:" in redacted and "seedbox:" in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "alice:Sunset-rides:5\nseedbox:Kx7pQ2mw:10\n",
+        "localclient: true\nserver:listen:8\nworker:threads:4\n",
+        "12:30:10 backup finished\nlocalhost:8080:10\n",
+    ],
+)
+def test_colon_separated_lines_without_a_deluge_localclient_line_are_left_alone(
+    text: str,
+) -> None:
+    assert redact(text) == text

@@ -46,6 +46,7 @@ from ..base import (
     WORD,
     Rule,
     group,
+    line_end,
     line_start,
     shannon_entropy,
 )
@@ -872,8 +873,32 @@ def _classify_configstore(m: re.Match[str], text: str) -> str | None:
     return "token" if _UUID.fullmatch(value) or token_shaped(value) else None
 
 
+# Deluge's ``auth`` file: ``user:password:level`` lines, the daemon's own ``localclient`` line
+# (40 hex, written on first start) first -- no word names the passwords.
+_DELUGE_RE: Final = re.compile(r"localclient:(?=[0-9a-f]{40}:[0-9]{1,2}\b)")
+_DELUGE_LINE: Final = re.compile(r"[^\s:#]{1,64}:(?P<secret>[^\s:]{4,128}):[0-9]{1,2}[ \t]*$")
+_DELUGE_LINES: Final = 50
+
+
+def _deluge_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """Every password of the file the ``localclient`` line opens, the daemon's included."""
+    spans = []
+    start = m.start()
+    for _ in range(_DELUGE_LINES):
+        end = line_end(text, start, 300)
+        line = _DELUGE_LINE.match(text, start, end)
+        if line is None:
+            break
+        value = line.group("secret")
+        if not is_reference(value):
+            spans.append(line.span("secret"))
+        start = end + 1
+    return spans
+
+
 PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
     Rule("token", STRUCTURAL, _CONFIGSTORE_RE, _classify_configstore),
+    Rule("password", STRUCTURAL, _DELUGE_RE, spans=_deluge_spans),
     Rule("password", STRUCTURAL, _KEYCHAIN_VALUE_RE, _classify_keychain_value),
     Rule(
         "password",
