@@ -384,7 +384,19 @@ def random_letters(value: str) -> bool:
     if upper < 4 or len(value) - upper < 4:
         return False
     flips = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value))
-    return flips >= 0.35 * (len(value) - 1) and not wordy(value)
+    return flips >= 0.35 * (len(value) - 1) and not _words_run_together(value)
+
+
+def _words_run_together(letters: str) -> bool:
+    """:func:`wordy` for letters alone, counting only runs that start as a word may.
+
+    A random draw of both cases holds runs with a vowel (``BJBIVH``, ``Jbvye``) but few that
+    start as an English word does; ``XMLHttpRequestUpload``'s words all do.
+    """
+    in_runs = sum(
+        len(run) for run in _WORD_RUN.findall(letters) if _pronounceable(run) and word_like(run)
+    )
+    return in_runs >= len(letters) * 0.7
 
 
 # A code printed in equal groups (``327613-460955-...``, ``GQES-SS60-0GYS-...``): recovery keys,
@@ -436,7 +448,7 @@ def drawn_letters(value: str, *, least: int) -> bool:
         and value.isalpha()
         and not value.islower()
         and not value.isupper()
-        and not wordy(value)
+        and not _words_run_together(value)
         and shannon_entropy(value) >= expected_entropy(len(value), 52) - 0.7
     )
 

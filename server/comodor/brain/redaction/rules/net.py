@@ -333,6 +333,8 @@ def shape(value: str) -> int:
     if typed_passphrase(value):
         # Kestrel%mariposa%126eRB: no attribute starts with digits, no format so ends
         return RANDOM if not wordy(value) and _drawn(value) else PICKED
+    if drawn_letters(value, least=MIN_DRAWN):
+        return PICKED  # BJBIVHlEPKXJbvyeJHiVio: drawn, if its cases flip less than most draws
     if _code(value):
         return 0
     if not wordy(value) and (_drawn(value) or random_letters(value)):
