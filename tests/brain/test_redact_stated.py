@@ -75,6 +75,35 @@ def test_a_password_stated_in_a_sentence_in_any_language_is_not_stored(text: str
 
 
 @pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("- [ ] rotate the router password (currently `Falcon71.QKZ4.r`)", "Falcon71.QKZ4.r"),
+        (
+            "Reminder: the wifi password (still Maple83.PRX9.v for now) is on the fridge",
+            "Maple83.PRX9.v",
+        ),
+        ("the NAS admin password (temporarily `Harbor20.WQ7.k`) changes Monday", "Harbor20.WQ7.k"),
+    ],
+)
+def test_a_password_stated_in_parentheses_after_its_name_is_not_stored(
+    text: str, secret: str
+) -> None:
+    assert secret[:10] not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password (currently required) is checked by validate()",
+        "password (now `hashed`) lives in users.py",
+        "- [ ] set password (currently unused, see config.py)",
+    ],
+)
+def test_parentheses_after_a_password_word_holding_no_value_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "if password is None:",

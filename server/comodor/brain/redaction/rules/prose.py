@@ -27,8 +27,10 @@ _BETWEEN: Final = r"[^\n.!?;:=()\[\]{}<>\"`/\\|]{0,60}?"
 # The value: one token, quoted or not; what closes a sentence is cut off after.
 _VALUE: Final = r"[\"'«„“「『`]?(?P<secret>[^\s\"'«»„“”「」『』`<>，。、；（）()]{6,128})"
 
+# A parenthesis saying what it is now counts as a copula: ``the NAS password (currently X)``.
 _LATIN_COPULA: Final = (
-    r"(?:[ \t]*:|[ \t](?:is|was|ist|lautet|est|es|era|è|e|é|er|är|on|je|jest|to|adalah|ialah|là))"
+    r"(?:[ \t]*:|[ \t](?:is|was|ist|lautet|est|es|era|è|e|é|er|är|on|je|jest|to|adalah|ialah|là)"
+    r"|[ \t]\((?:currently|still|now|temporarily))"
     r"[ \t:]+(?:(?:now|jetzt|ora|agora|maintenant|ahora|nu|teď|teraz)[ \t:]+)?"
 )
 _OTHER_COPULA: Final = (
