@@ -287,13 +287,19 @@ def test_file_names_and_type_names_after_a_word_and_digits_are_left_alone(text: 
             '"secretKey": "+fec9_y6-el=4n8!)=uu4om5!1!y=&9mz(gn$^^t^&vv^1m66w",',
             "+fec9_y6-el=4n8!)=uu4om5",
         ),
+        ("SECRET_KEY==h+&bk&3^v#w8%e=x4t8#&ey_#jisl9$j1q16jsuzpsreazk7+\n", "=h+&bk&3^v#w8%e=x4t8"),
+        (
+            "DJANGO_KEY=gf_q&#m!iyr#cf%tf9)z)^^z%#&fussqfl5xwyjs&7fwhhhxgy\n",
+            "gf_q&#m!iyr#cf%tf9)z)^^z%",
+        ),
     ],
 )
 def test_a_django_secret_key_whose_symbols_look_like_code_is_removed(
     text: str, secret: str
 ) -> None:
     # get_random_secret_key() draws 50 of a-z, 0-9 and !@#$%^&*(-_=+): brackets included, and
-    # a first "+" or ")" that read as the end of a string before the quote.
+    # a first "+" or ")" that read as the end of a string before the quote, a first "=" that
+    # reads as an operator's, and as few as two digits.
     redacted = redact(text)
     assert not any(secret[i : i + 8] in redacted for i in range(len(secret) - 7))
 

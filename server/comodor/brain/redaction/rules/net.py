@@ -464,6 +464,8 @@ _DJANGO_KEY: Final = re.compile(r"(?:django-insecure-)?[a-z0-9!@#$%^&*(\-_=+)]{5
 
 def _django_key(text: str, start: int, quote: str | None) -> tuple[int, int] | None:
     """A Django secret key right after a secret's name, quoted or ending the value."""
+    if not quote and text.startswith("==", start - 2):
+        start -= 1  # SECRET_KEY==h+&b...: the gap took the key's first "=" for an operator's
     m = _DJANGO_KEY.match(text, start)
     if m is None:
         return None
@@ -476,7 +478,7 @@ def _django_key(text: str, start: int, quote: str | None) -> tuple[int, int] | N
     key = text[end - 50 : end]
     symbols = sum(not c.isalnum() for c in key)
     digits = sum(c.isdigit() for c in key)
-    if symbols < 4 or digits < 4 or symbols > 25:
+    if symbols < 4 or digits < 2 or symbols > 25:
         return None  # a draw from 50 characters holds about 14 symbols and 10 digits
     drawn = shannon_entropy(key) >= expected_entropy(50, 50) - 0.7
     return (start, end) if drawn and ordered_fraction(key) <= 0.25 else None
