@@ -256,3 +256,62 @@ def test_a_licence_serial_in_product_key_groups_is_not_stored(text: str) -> None
 )
 def test_a_device_serial_a_port_or_a_template_is_left_alone(text: str) -> None:
     assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        (
+            "# ~/.config/configstore/snyk.json\n"
+            '{\n  "api": "3f0c2a91-7d4e-4b8a-9c21-6e5f8d0b7a34"\n}',
+            "3f0c2a91-7d4e-4b8a-9c21-6e5f8d0b7a34",
+        ),
+        (
+            "configstore/snyk.json: "
+            '{"org": "platform", "api": "c81d4e2f-0a9b-4c3d-8e7f-1a2b3c4d5e6f"}',
+            "c81d4e2f-0a9b-4c3d-8e7f-1a2b3c4d5e6f",
+        ),
+    ],
+)
+def test_a_cli_token_in_a_configstore_file_is_removed(text: str, secret: str) -> None:
+    assert secret[:8] not in redact(text) and secret[-12:] not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{\n  "api": "3f0c2a91-7d4e-4b8a-9c21-6e5f8d0b7a34",\n  "name": "orders"\n}',
+        '// configstore defaults\nconst routes = {"api": "/v1/internal/orders/list"};',
+    ],
+)
+def test_an_api_field_outside_a_configstore_file_or_holding_a_path_is_left_alone(
+    text: str,
+) -> None:
+    assert redact(text) == text
+
+
+def test_every_password_of_a_deluge_auth_file_is_removed() -> None:
+    text = (
+        "$ cat ~/.config/deluge/auth\n"
+        "localclient:0d4f1e7a9b2c3d5e6f708192a3b4c5d6e7f80912:10\n"
+        "alice:Sunset-rides:5\n"
+        "seedbox:Kx7pQ2mw:10\n"
+    )
+    redacted = redact(text)
+    for secret in ("0d4f1e7a9b2c3d5e6f708192a3b4c5d6e7f80912", "Sunset-rides", "Kx7pQ2mw"):
+        assert secret not in redacted
+    assert "alice:" in redacted and "seedbox:" in redacted
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "alice:Sunset-rides:5\nseedbox:Kx7pQ2mw:10\n",
+        "localclient: true\nserver:listen:8\nworker:threads:4\n",
+        "12:30:10 backup finished\nlocalhost:8080:10\n",
+    ],
+)
+def test_colon_separated_lines_without_a_deluge_localclient_line_are_left_alone(
+    text: str,
+) -> None:
+    assert redact(text) == text

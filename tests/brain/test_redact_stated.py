@@ -75,6 +75,64 @@ def test_a_password_stated_in_a_sentence_in_any_language_is_not_stored(text: str
 
 
 @pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("- [ ] rotate the router password (currently `Falcon71.QKZ4.r`)", "Falcon71.QKZ4.r"),
+        (
+            "Reminder: the wifi password (still Maple83.PRX9.v for now) is on the fridge",
+            "Maple83.PRX9.v",
+        ),
+        ("the NAS admin password (temporarily `Harbor20.WQ7.k`) changes Monday", "Harbor20.WQ7.k"),
+    ],
+)
+def test_a_password_stated_in_parentheses_after_its_name_is_not_stored(
+    text: str, secret: str
+) -> None:
+    assert secret[:10] not in redact(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the password (currently required) is checked by validate()",
+        "password (now `hashed`) lives in users.py",
+        "- [ ] set password (currently unused, see config.py)",
+    ],
+)
+def test_parentheses_after_a_password_word_holding_no_value_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "secret"),
+    [
+        ("creds are admin / Orbit97andj until Friday", "Orbit97andj"),
+        ("staging login is deploy / Copper44riva, ping me", "Copper44riva"),
+        ("credentials: ci-bot / Lantern58tofu (expires Monday)", "Lantern58tofu"),
+    ],
+)
+def test_credentials_handed_over_as_user_slash_password_in_a_message_are_not_stored(
+    text: str, secret: str
+) -> None:
+    redacted = redact(text)
+    assert secret not in redacted
+    assert " / [REDACTED:" in redacted  # the user stays readable
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "credentials are read / written by the agent",
+        "the login is admin / admin",
+        "creds are cached under ~/.aws / profiles",
+        "logins are counted per user / per day",
+    ],
+)
+def test_slashes_after_a_credentials_word_holding_no_password_are_left_alone(text: str) -> None:
+    assert redact(text) == text
+
+
+@pytest.mark.parametrize(
     "text",
     [
         "if password is None:",

@@ -2490,7 +2490,6 @@ HELD_OUT: frozenset[str] = frozenset(_HELD_OUT)
 
 STILL_STORED: frozenset[str] = frozenset(
     {
-        "configstore-snyk-json-api-token",  # "api": <uuid>: a name that says no secret, any uuid
         "rakefile-env-or-assign-rubygems-key",  # artefact: "rubygems" survives only in the marker's kind
     }
 )

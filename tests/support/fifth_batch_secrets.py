@@ -2015,13 +2015,7 @@ NAMES: frozenset[str] = frozenset(
 
 # Kinds a piece of whose secret still survives ``redact`` in some seed after the fixes that
 # followed the first look, and why (the redaction tests and the every-door scan skip them).
-STILL_STORED: frozenset[str] = frozenset(
-    {
-        "deluge-auth-file-line",  # user:password:level lines, no word to anchor on
-        "modal-token-set-secret-flag",  # a letters-only draw read as words, one seed
-        "slack-export-message-text",  # a plain word and digits in prose, one seed
-    }
-)
+STILL_STORED: frozenset[str] = frozenset()
 
 
 def build_fifth_batch(seed: int) -> list[UnlistedSample]:

@@ -2452,13 +2452,7 @@ NAMES: frozenset[str] = frozenset(
 
 # Kinds a piece of whose secret still survives ``redact`` in some seed of 20 after the fixes that
 # followed the first look, and why (the redaction tests and the every-door scan skip them).
-STILL_STORED: frozenset[str] = frozenset(
-    {
-        "aws-ssm-put-parameter-securestring",  # Copper80JkK.b: ".b" read as a file suffix
-        "c-libcurl-setopt-userpwd",  # a tail of capitals read as an acronym, one seed
-        "markdown-checkbox-list-item",  # a tail ending in digits or a capitalised word
-    }
-)
+STILL_STORED: frozenset[str] = frozenset()
 
 
 def build_sixth_batch(seed: int) -> list[UnlistedSample]:

@@ -299,6 +299,18 @@ def words_after_digits(tail: str) -> bool:
     return all(word_like(run) for run in mixed if not run.isupper())
 
 
+def _typed_before_suffix(rest: str) -> bool:
+    """``JkK`` of ``Copper80JkK.b``, ``r!7GT.`` of ``Maple40r!7GT..7``: typed before the dot.
+
+    A file's or a host's name keeps words before its suffix (``Base64UrlSafe.js``); a person
+    types a symbol or letters in no word's casing, and the dot after them is one more character.
+    """
+    if any(c in _TYPED_SYMBOLS and c not in "._" for c in rest):
+        return True
+    letters = rest.strip("._")
+    return letters.isalpha() and not words_after_digits(letters)
+
+
 def typed_on(value: str) -> bool:
     """``Maple83Fen%``, ``Tiger32YNys``: a word and digits a person typed more characters after.
 
@@ -309,8 +321,9 @@ def typed_on(value: str) -> bool:
     if m is None:
         return False
     tail = m.group("tail")
-    if _FILE_SUFFIX.search(tail):
-        return False  # Python39.dll, Office365.com: a file or a host
+    suffix = _FILE_SUFFIX.search(tail)
+    if suffix and not _typed_before_suffix(tail[: suffix.start()]):
+        return False  # Python39.dll, Office365.com, Base64UrlSafe.js: a file or a host
     if any(c in _TYPED_SYMBOLS for c in tail):
         return True
     if not tail.isalnum():
@@ -371,7 +384,19 @@ def random_letters(value: str) -> bool:
     if upper < 4 or len(value) - upper < 4:
         return False
     flips = sum(a.isupper() != b.isupper() for a, b in itertools.pairwise(value))
-    return flips >= 0.35 * (len(value) - 1) and not wordy(value)
+    return flips >= 0.35 * (len(value) - 1) and not _words_run_together(value)
+
+
+def _words_run_together(letters: str) -> bool:
+    """:func:`wordy` for letters alone, counting only runs that start as a word may.
+
+    A random draw of both cases holds runs with a vowel (``BJBIVH``, ``Jbvye``) but few that
+    start as an English word does; ``XMLHttpRequestUpload``'s words all do.
+    """
+    in_runs = sum(
+        len(run) for run in _WORD_RUN.findall(letters) if _pronounceable(run) and word_like(run)
+    )
+    return in_runs >= len(letters) * 0.7
 
 
 # A code printed in equal groups (``327613-460955-...``, ``GQES-SS60-0GYS-...``): recovery keys,
@@ -423,7 +448,7 @@ def drawn_letters(value: str, *, least: int) -> bool:
         and value.isalpha()
         and not value.islower()
         and not value.isupper()
-        and not wordy(value)
+        and not _words_run_together(value)
         and shannon_entropy(value) >= expected_entropy(len(value), 52) - 0.7
     )
 

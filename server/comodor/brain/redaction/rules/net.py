@@ -338,6 +338,8 @@ def shape(value: str) -> int:
     if typed_passphrase(value):
         # Kestrel%mariposa%126eRB: no attribute starts with digits, no format so ends
         return RANDOM if not wordy(value) and _drawn(value) else PICKED
+    if drawn_letters(value, least=MIN_DRAWN):
+        return PICKED  # BJBIVHlEPKXJbvyeJHiVio: drawn, if its cases flip less than most draws
     if _code(value):
         return 0
     if not wordy(value) and (_drawn(value) or random_letters(value)):
@@ -421,6 +423,9 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
     if gap is None or gap.end() == name_end:
         return None
     quote = gap.group("quote")
+    django = _django_key(text, gap.end(), quote)
+    if django is not None:
+        return django
     m = (_QUOTED_VALUE if quote and quote != _BARS else _VALUE).match(text, gap.end())
     if m is None:
         return None
@@ -455,6 +460,33 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
     if strong and found == PLAIN and _plain_place(text, gap, end):
         return start, end
     return None
+
+
+# Django's ``get_random_secret_key()``: 50 characters of ``a-z0-9!@#$%^&*(-_=+)``, which the
+# value regexes read as code for its brackets (``'+e_ki9+%ijd99hd)2*9(lg_4^-eq(d8@...'``).
+_DJANGO_KEY: Final = re.compile(r"(?:django-insecure-)?[a-z0-9!@#$%^&*(\-_=+)]{50}")
+
+
+def _django_key(text: str, start: int, quote: str | None) -> tuple[int, int] | None:
+    """A Django secret key right after a secret's name, quoted or ending the value."""
+    if not quote and text.startswith("==", start - 2):
+        start -= 1  # SECRET_KEY==h+&b...: the gap took the key's first "=" for an operator's
+    m = _DJANGO_KEY.match(text, start)
+    if m is None:
+        return None
+    end = m.end()
+    if quote:
+        if not text.startswith(quote, end):
+            return None
+    elif end < len(text) and not text[end].isspace():
+        return None
+    key = text[end - 50 : end]
+    symbols = sum(not c.isalnum() for c in key)
+    digits = sum(c.isdigit() for c in key)
+    if symbols < 4 or digits < 2 or symbols > 25:
+        return None  # a draw from 50 characters holds about 14 symbols and 10 digits
+    drawn = shannon_entropy(key) >= expected_entropy(50, 50) - 0.7
+    return (start, end) if drawn and ordered_fraction(key) <= 0.25 else None
 
 
 def _plain_place(text: str, gap: re.Match[str], end: int) -> bool:
@@ -793,7 +825,14 @@ def typed_anywhere(value: str) -> bool:
     if head is None or not typed_on(value) or _code(value):
         return False
     tail = value[head.end() :]
-    return len(tail) >= 4 and not tail.isdigit() and not _named_tail(tail)
+    if len(tail) < 4 or tail.isdigit():
+        return False
+    # Tiger796CizhKs8, Tiger12OYanpkI: a word-like run among short runs no name uses (an
+    # acronym's last capital before a word is the name's: Mingw32CCompiler)
+    return not (_named_tail(tail) and words_after_digits(_ACRONYM_END.sub("", tail)))
+
+
+_ACRONYM_END: Final = re.compile(r"[A-Z](?=[A-Z][a-z])")
 
 
 _RUN_AT: Final = re.compile(r"[._]?[A-Z]?[a-z]+")

@@ -46,6 +46,7 @@ from ..base import (
     WORD,
     Rule,
     group,
+    line_end,
     line_start,
     shannon_entropy,
 )
@@ -919,7 +920,49 @@ def _classify_serial_key(m: re.Match[str], text: str) -> str | None:
     return "license-key" if len(set(value.replace("-", ""))) >= 8 else None
 
 
+# --- files a tool writes its login into ----------------------------------------------------
+
+# The ``configstore`` package (snyk, yeoman, many npm CLIs) keeps a tool's settings in
+# ``~/.config/configstore/<tool>.json``; snyk's API token is its ``"api"`` field, a UUID.
+_CONFIGSTORE_RE: Final = re.compile(r'"api"[ \t]*:[ \t]*"(?P<secret>[^"\s]{16,128})"')
+_CONFIGSTORE_REACH: Final = 2000
+
+
+def _classify_configstore(m: re.Match[str], text: str) -> str | None:
+    """The ``"api"`` of a configstore file: named by its path, a UUID or a drawn token."""
+    begin = max(0, m.start() - _CONFIGSTORE_REACH)
+    if text.find("configstore", begin, m.start()) < 0 and text.find("snyk", begin, m.start()) < 0:
+        return None
+    value = group(m, text, "secret") or ""
+    return "token" if _UUID.fullmatch(value) or token_shaped(value) else None
+
+
+# Deluge's ``auth`` file: ``user:password:level`` lines, the daemon's own ``localclient`` line
+# (40 hex, written on first start) first -- no word names the passwords.
+_DELUGE_RE: Final = re.compile(r"localclient:(?=[0-9a-f]{40}:[0-9]{1,2}\b)")
+_DELUGE_LINE: Final = re.compile(r"[^\s:#]{1,64}:(?P<secret>[^\s:]{4,128}):[0-9]{1,2}[ \t]*$")
+_DELUGE_LINES: Final = 50
+
+
+def _deluge_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
+    """Every password of the file the ``localclient`` line opens, the daemon's included."""
+    spans = []
+    start = m.start()
+    for _ in range(_DELUGE_LINES):
+        end = line_end(text, start, 300)
+        line = _DELUGE_LINE.match(text, start, end)
+        if line is None:
+            break
+        value = line.group("secret")
+        if not is_reference(value):
+            spans.append(line.span("secret"))
+        start = end + 1
+    return spans
+
+
 PLACEMENT_RULES: Final[tuple[Rule, ...]] = (
+    Rule("token", STRUCTURAL, _CONFIGSTORE_RE, _classify_configstore),
+    Rule("password", STRUCTURAL, _DELUGE_RE, spans=_deluge_spans),
     Rule("password", STRUCTURAL, _KEYCHAIN_VALUE_RE, _classify_keychain_value),
     Rule("license-key", STRUCTURAL, _SERIAL_KEY_RE, _classify_serial_key, on_lowercase=True),
     Rule(

@@ -27,8 +27,10 @@ _BETWEEN: Final = r"[^\n.!?;:=()\[\]{}<>\"`/\\|]{0,60}?"
 # The value: one token, quoted or not; what closes a sentence is cut off after.
 _VALUE: Final = r"[\"'«„“「『`]?(?P<secret>[^\s\"'«»„“”「」『』`<>，。、；（）()]{6,128})"
 
+# A parenthesis saying what it is now counts as a copula: ``the NAS password (currently X)``.
 _LATIN_COPULA: Final = (
-    r"(?:[ \t]*:|[ \t](?:is|was|ist|lautet|est|es|era|è|e|é|er|är|on|je|jest|to|adalah|ialah|là))"
+    r"(?:[ \t]*:|[ \t](?:is|was|ist|lautet|est|es|era|è|e|é|er|är|on|je|jest|to|adalah|ialah|là)"
+    r"|[ \t]\((?:currently|still|now|temporarily))"
     r"[ \t:]+(?:(?:now|jetzt|ora|agora|maintenant|ahora|nu|teď|teraz)[ \t:]+)?"
 )
 _OTHER_COPULA: Final = (
@@ -98,7 +100,17 @@ def _stated(clause: re.Pattern[str]) -> SpanFinder:
     return spans
 
 
+# Credentials handed over as a pair: ``creds are admin / X``, ``the login is ops / X``.
+_PAIR_WORD_RE: Final = re.compile(
+    r"(?P<word>cred(?:s|entials?)|logins?)" + _BETWEEN + r"(?:[ \t]*:|[ \t](?:are|is|were|was))"
+)
+_PAIR_CLAUSE: Final = re.compile(
+    r"(?:[ \t]*:|[ \t](?:are|is|were|was))[ \t]+[A-Za-z0-9_.@+-]{2,64}[ \t]*/[ \t]*" + _VALUE
+)
+
+
 PROSE_RULES: Final[tuple[Rule, ...]] = (
+    Rule("password", ASSIGNMENT, _PAIR_WORD_RE, on_lowercase=True, spans=_stated(_PAIR_CLAUSE)),
     Rule("password", ASSIGNMENT, _LATIN_RE, on_lowercase=True, spans=_stated(_LATIN_CLAUSE)),
     Rule("password", ASSIGNMENT, _OTHER_RE, on_lowercase=True, spans=_stated(_OTHER_CLAUSE)),
     Rule("password", ASSIGNMENT, _ACCENTED_RE, on_lowercase=True, spans=_stated(_ACCENTED_CLAUSE)),
