@@ -292,6 +292,15 @@ def test_file_names_and_type_names_after_a_word_and_digits_are_left_alone(text: 
             "DJANGO_KEY=gf_q&#m!iyr#cf%tf9)z)^^z%#&fussqfl5xwyjs&7fwhhhxgy\n",
             "gf_q&#m!iyr#cf%tf9)z)^^z%",
         ),
+        # An app built on Django asks for one of 50 characters or more; people draw both cases.
+        (
+            "NETBOX_SECRET_KEY=Qm7=vRt(K2x&pL9)wZ-sN4!bH8*eY+cJ6^uD@fG3#aT_kW5%nB\n",
+            "Qm7=vRt(K2x&pL9)wZ-sN4",
+        ),
+        (
+            "PAPERLESS_SECRET_KEY=Hx4&Lq)9Tz(Wm2!Rb7*Kc^Vn5@Jd8#Gf3+Ps6_Yt1=Za0-Ue4%\n",
+            "Hx4&Lq)9Tz(Wm2!Rb7*Kc",
+        ),
     ],
 )
 def test_a_django_secret_key_whose_symbols_look_like_code_is_removed(
@@ -310,6 +319,7 @@ def test_a_django_secret_key_whose_symbols_look_like_code_is_removed(
         "sort_key: '((((((((((((((((((((((((()))))))))))))))))))))))))'",
         "lookup_key=(left_index+offset_12)*(width-22)^(mask&0xff_ff)\n",
         "secret_pattern = '^(a-z)+(0-9)*(a-z)+(0-9)*(a-z)+(0-9)*(a-z)+(0-9)*$'",
+        "SECRET_KEY_FUNC=get_secret_key_from_environment_or_default(SECRET_KEY_NAME)\n",
     ],
 )
 def test_django_secret_key_alphabets_and_code_after_a_secret_name_are_left_alone(

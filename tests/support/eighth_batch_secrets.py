@@ -2488,11 +2488,7 @@ TUNE: frozenset[str] = frozenset(_TUNE)
 HELD_OUT: frozenset[str] = frozenset(_HELD_OUT)
 """A third: counted at the first look, never named; looked at once, after tuning on :data:`TUNE`."""
 
-STILL_STORED: frozenset[str] = frozenset(
-    {
-        "rakefile-env-or-assign-rubygems-key",  # artefact: "rubygems" survives only in the marker's kind
-    }
-)
+STILL_STORED: frozenset[str] = frozenset()
 """Kinds the redactor still stores after the fixes that followed the held-out look, and why."""
 
 

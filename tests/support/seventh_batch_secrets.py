@@ -1880,11 +1880,7 @@ NAMES: frozenset[str] = frozenset(
     }
 )
 
-STILL_STORED: frozenset[str] = frozenset(
-    {
-        "rubygems-gem-host-api-key-env",  # artefact: "rubygems" survives only in the marker's kind
-    }
-)
+STILL_STORED: frozenset[str] = frozenset()
 """Kinds the redactor still stores after the fixes that followed the first look, and why."""
 
 

@@ -58,7 +58,10 @@ provider's ``_live_``/``_sdbx_`` key and OpenAI-style ``sk-`` hex keys, a publis
 ``-p``, a dotted token in a URL's ``token=``, a password in backticks on a login line, ``appid``
 hex, a password passed after a host address and user), until tune stored 0 of 154. The
 held-out part, looked at once after that (``28d19f9``): **5 of 77 stored (6 %)** -- the
-held-out result: tuning carried none over (5 -> 5).
+held-out result: tuning carried none over (5 -> 5). All five then fixed by family (a
+``user@host`` prompt before a revealing command and glued after its output, names inside a
+notebook's JSON-escaped code, a hex key beside the address of the service it opens, a licence
+serial in a product key's groups, a Django-style key drawn in both cases): 0 of 231.
 """
 
 from __future__ import annotations
@@ -2156,11 +2159,7 @@ HELD_OUT: frozenset[str] = frozenset(_HELD_OUT)
 """A third: counted at the first look, never named; looked at once, after tuning on :data:`TUNE`."""
 
 # Kinds still stored after the held-out look and the fixes that followed it.
-STILL_STORED: frozenset[str] = frozenset(
-    {
-        "paperless-ngx-docker-compose-env-secret-key",  # Django's alphabet: ")" read as code
-    }
-)
+STILL_STORED: frozenset[str] = frozenset()
 
 
 def build_tenth_batch(seed: int) -> list[UnlistedSample]:

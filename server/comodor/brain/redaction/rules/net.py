@@ -463,8 +463,10 @@ def _adjacent(text: str, name_end: int, strong: bool) -> tuple[int, int] | None:
 
 
 # Django's ``get_random_secret_key()``: 50 characters of ``a-z0-9!@#$%^&*(-_=+)``, which the
-# value regexes read as code for its brackets (``'+e_ki9+%ijd99hd)2*9(lg_4^-eq(d8@...'``).
-_DJANGO_KEY: Final = re.compile(r"(?:django-insecure-)?[a-z0-9!@#$%^&*(\-_=+)]{50}")
+# value regexes read as code for its brackets (``'+e_ki9+%ijd99hd)2*9(lg_4^-eq(d8@...'``); apps
+# built on Django (Paperless-ngx, Sentry, NetBox) ask for one "of at least 50 characters" and
+# people draw it in both cases, longer or a little shorter.
+_DJANGO_KEY: Final = re.compile(r"(?:django-insecure-)?[A-Za-z0-9!@#$%^&*(\-_=+)]{40,100}")
 
 
 def _django_key(text: str, start: int, quote: str | None) -> tuple[int, int] | None:
@@ -480,12 +482,15 @@ def _django_key(text: str, start: int, quote: str | None) -> tuple[int, int] | N
             return None
     elif end < len(text) and not text[end].isspace():
         return None
-    key = text[end - 50 : end]
+    key = m.group().removeprefix("django-insecure-")
+    cased = any(c.isupper() for c in key) and any(c.islower() for c in key)
+    if len(key) < 40 or (len(key) != 50 and not cased):
+        return None  # Django's own length, or a person's draw in both cases
     symbols = sum(not c.isalnum() for c in key)
     digits = sum(c.isdigit() for c in key)
-    if symbols < 4 or digits < 2 or symbols > 25:
-        return None  # a draw from 50 characters holds about 14 symbols and 10 digits
-    drawn = shannon_entropy(key) >= expected_entropy(50, 50) - 0.7
+    if symbols < 4 or digits < 2 or symbols > len(key) // 2:
+        return None  # a draw of 50 holds about 14 symbols and 10 digits (8 and 6 in both cases)
+    drawn = shannon_entropy(key) >= expected_entropy(len(key), 50) - 0.7
     return (start, end) if drawn and ordered_fraction(key) <= 0.25 else None
 
 
