@@ -245,3 +245,31 @@ def test_what_the_code_looked_like_does_not_outvote_the_users_corrections(
     assert learned.value == "single" and learned.confident
     assert learned.against == 1.0  # the observation still counts against, in the open
     assert learned.evidence == "2 corrections · 100% agree"
+
+
+def test_the_rules_a_vote_updates_read_the_same_as_a_full_reload(engine: LearningEngine) -> None:
+    # After each vote only the rules it touched are read again (a session of hundreds of
+    # rules no longer reloads them all per vote): what the user sees must not differ.
+    words = [
+        "alpha",
+        "bravo",
+        "charlie",
+        "delta",
+        "echo",
+        "foxtrot",
+        "golf",
+        "hotel",
+        "india",
+        "juliet",
+        "kilo",
+        "lima",
+    ]
+    for n, word in enumerate(words):
+        engine.teach_rule(f"Keep the {word} module small.")
+        engine.on_denied("run_shell", f"rm -rf build/{n}")
+        engine.record_votes([quotes("single" if n % 3 else "double")], origin=f"save:{n}")
+    seen = engine.all_rules()
+    engine.rules.refresh()  # everything read again from the brain
+    assert engine.all_rules() == seen
+    assert [r.id for r in seen] == sorted(r.id for r in seen)
+    assert len([r for r in seen if r.key.startswith("user.")]) == 12
