@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Final
 import attrs
 
 from .base import MARKER_PREFIX, MARKER_RE, Rule, blocked, indexable
+from .views import GUTTER_START
 
 if TYPE_CHECKING:
     import numpy as np
@@ -298,8 +299,11 @@ _PIECE_BITS: Final = {2: 1, 3: 2, 4: 4}
 # first character is the entry's third: after a line break, or blanks after a blank or a break.
 _GUTTER_BIT: Final = 8
 _BLANKS: Final = b" \t"
-# A gutter's first character (views._GUTTER_RE), "?" for the bullet a non-ASCII one reads as.
-_GUTTER_FIRSTS: Final = b"-+>$%*0123456789[?@"
+# A gutter's first character, as the text is read here: the ASCII ones views.GUTTER_START
+# matches, and "?" for any non-ASCII one (a bullet, a digit of another script).
+_GUTTER_FIRSTS: Final = (
+    bytes(c for c in range(128) if re.fullmatch(GUTTER_START, chr(c)) and chr(c) != "?") + b"?"
+)
 # Above this many candidate places (or one in 16 characters), the prefixes are searched for
 # the old way.
 _MOST_HITS: Final = 20_000

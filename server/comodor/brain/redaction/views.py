@@ -81,8 +81,14 @@ class View:
 
 # --- lines behind a gutter ----------------------------------------------------------------------
 
+GUTTER_START: Final = r"[-+>$%*\d\[\u2022@]"
+"""What a gutter of :data:`_GUTTER_RE` starts with; the engine's prefix pass marks the lines
+that start so (:func:`.matching.read`), and only those are tried in a long text."""
+
 _GUTTER_RE: Final = re.compile(
-    r"""\n[ \t]*+(?=[-+>$%*\d\[\u2022@])(?:
+    r"""\n[ \t]*+(?="""
+    + GUTTER_START
+    + r""")(?:
         \d{1,6}+(?:\t|[ ]*+[|:\u2502][ \t]?)           # numbered lines: "12 | ", "  12\t", "12: "
       | (?:>(?!>>)[ \t]?)++                            # quoted mail and Markdown (not a REPL)
       | [+-](?![+-]{2})                               # a unified diff's added and removed lines
@@ -140,15 +146,15 @@ def gutter_view(text: str, lines: Sequence[int] | None = None) -> View | None:
     engine finds them with the rules' prefixes, :func:`.matching.read`): only those are tried.
     """
     label = _LABEL_RE.match(text)
-    if label is not None:
-        # Everything after the label is what the user pasted: the whole rest is the view.
-        return View(text[label.end() :], [0], [label.end()])
-    view = _gutter_lines(text, lines)
-    if view is None and len(text) <= _SHORT_PASTE:
+    if label is None:
+        view = _gutter_lines(text, lines)
+        if view is not None or len(text) > _SHORT_PASTE:
+            return view
         label = _ANY_LABEL_RE.match(text)
-        if label is not None:
-            return View(text[label.end() :], [0], [label.end()])
-    return view
+        if label is None:
+            return None
+    # Everything after the label is what the user pasted: the whole rest is the view.
+    return View(text[label.end() :], [0], [label.end()])
 
 
 def _gutter_lines(text: str, lines: Sequence[int] | None) -> View | None:

@@ -183,7 +183,8 @@ def _revealed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
     (``PARAMETER  arn:...  SecureString  X  3``) only a picked or drawn field is, not the
     ARN, the date or the type beside it.
     """
-    prompt = _PROMPT.match(text, line_start(text, m.start(), 400))
+    command_start = line_start(text, m.start(), 400)
+    prompt = _PROMPT.match(text, command_start)
     if prompt is None:
         return []  # the words in code or prose, not a command that was run
     start, end = m.span("next")
@@ -197,15 +198,16 @@ def _revealed_spans(m: re.Match[str], text: str) -> list[tuple[int, int]]:
         stripped = line.strip()
     if not stripped or _PROMPT.match(line):
         return []
-    asked = _FIELDS_ASKED.search(text, line_start(text, m.start(), 400), start)
+    asked = _FIELDS_ASKED.search(text, command_start, start)
     if asked is not None and "," in stripped:
         return _asked_field_spans(asked.group("fields"), line, start)
     if len(stripped.split()) == 1:
         at = start + line.index(stripped)
-        value = stripped
-        if not _printed_shape(value) and value[-1] in _PROMPT_ENDS:
-            value = value[:-1]  # printed with no line break: the next prompt runs on after it
-        return [(at, at + len(value))] if _printed_shape(value) else []
+        if _printed_shape(stripped):
+            return [(at, at + len(stripped))]
+        if stripped[-1] in _PROMPT_ENDS and _printed_shape(stripped[:-1]):
+            return [(at, at + len(stripped) - 1)]  # the next prompt's "$" ran on after it
+        return []
     return [
         f.span()
         for f in _FIELD.finditer(text, start, start + len(line))
